@@ -1,4 +1,23 @@
 // The ordered list of emitters `npm run generate` runs.
+import { conversionsEmitter } from "./emit/conversions.js";
+import { defaultersEmitter } from "./emit/defaulters.js";
+import { discoveryEmitter } from "./emit/discovery.js";
 import type { Emitter } from "./emit/emitter.js";
+import { openapiEmitter } from "./emit/openapi.js";
+import { protoEmitter } from "./emit/proto.js";
+import { registryEmitter } from "./emit/registry.js";
+import { routesEmitter } from "./emit/routes.js";
+import { typesEmitter } from "./emit/types.js";
+import { validatorsEmitter } from "./emit/validators.js";
 
-export const emitters: Emitter[] = [];
+export const emitters: Emitter[] = [
+  typesEmitter,
+  registryEmitter,
+  routesEmitter,
+  defaultersEmitter,
+  validatorsEmitter,
+  conversionsEmitter,
+  protoEmitter,
+  openapiEmitter,
+  discoveryEmitter,
+];

@@ -11,14 +11,14 @@ export interface GenerateResult {
   stats: { files: number; groups: number; versions: number; kinds: number };
 }
 
-export function generateFrom(set: SchemaSet): GenerateResult {
+export async function generateFrom(set: SchemaSet): Promise<GenerateResult> {
   const stats = {
     files: set.files.length,
     groups: new Set(set.kinds().map((k) => k.gvk.group)).size,
     versions: new Set(set.kinds().map((k) => `${k.gvk.group}/${k.gvk.version}`)).size,
     kinds: set.kinds().length,
   };
-  const errors = validateSchemaSet(set);
+  const errors = await validateSchemaSet(set);
   if (errors.length > 0) return { files: [], errors, notes: [], stats };
   const files: GeneratedFile[] = [];
   const notes: string[] = [];
@@ -31,6 +31,6 @@ export function generateFrom(set: SchemaSet): GenerateResult {
   return { files, errors, notes, stats };
 }
 
-export function generate(schemaDir: string): GenerateResult {
+export function generate(schemaDir: string): Promise<GenerateResult> {
   return generateFrom(loadSchemaSet(schemaDir));
 }

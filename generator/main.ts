@@ -21,7 +21,7 @@ function listFiles(dir: string): string[] {
 }
 
 const started = performance.now();
-const result = generate(join(root, "schemas"));
+const result = await generate(join(root, "schemas"));
 if (result.errors.length > 0) {
   for (const e of result.errors) console.error(e);
   console.error(`${result.errors.length} schema error(s); generated/ left unchanged`);

@@ -1,6 +1,6 @@
 // Maintenance tool: regenerates schemas/ from Kubernetes release data (../shared/upstream by default)
-// plus kapi's own overlay (scripts/import/overlay.yaml). Usage: npm run import-upstream [-- <upstream dir>]
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// plus kapi's own overlays (scripts/import/overlay/*.yaml). Usage: npm run import-upstream [-- <upstream dir>]
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
@@ -14,8 +14,14 @@ const upstreamDir = resolve(process.argv[2] ?? join(root, "../shared/upstream"))
 
 const started = performance.now();
 const { files, report } = new SchemaImporter(readUpstream(upstreamDir)).run();
-const overlay = parse(readFileSync(join(root, "scripts/import/overlay.yaml"), "utf8")) as Overlay;
-report.push(...applyOverlay(files, overlay));
+// Overlay files apply in name order; each is kapi's own data about one concern.
+const overlayDir = join(root, "scripts/import/overlay");
+for (const name of readdirSync(overlayDir)
+  .filter((n) => n.endsWith(".yaml"))
+  .sort()) {
+  const overlay = parse(readFileSync(join(overlayDir, name), "utf8")) as Overlay;
+  report.push(...applyOverlay(files, overlay).map((p) => `${name}: ${p}`));
+}
 
 for (const [id, file] of files) {
   const path = join(root, "schemas", `${id}.yaml`);

@@ -2,6 +2,7 @@
 // `schemas/<file>.yaml: <location>: <message>`.
 import type { SchemaNode } from "../schema/model.js";
 import { groupDir, type LoadedFile, type SchemaSet } from "../schema/schema-set.js";
+import { validateOpenApi } from "./validate-openapi.js";
 
 const versionPattern = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -28,7 +29,8 @@ class Problems {
   }
 }
 
-export function validateSchemaSet(set: SchemaSet): string[] {
+/** kapi's own rules, then OpenAPI validity of the composed document (validate-openapi.ts). */
+export async function validateSchemaSet(set: SchemaSet): Promise<string[]> {
   const problems = new Problems();
   for (const file of set.files) {
     validateFileHeader(file, problems);
@@ -40,7 +42,8 @@ export function validateSchemaSet(set: SchemaSet): string[] {
     }
   }
   validateStorageVersions(set, problems);
-  return problems.list;
+  if (problems.list.length > 0) return problems.list;
+  return validateOpenApi(set);
 }
 
 function validateFileHeader(file: LoadedFile, problems: Problems): void {

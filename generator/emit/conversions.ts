@@ -1,0 +1,6 @@
+import type { Emitter } from "./emitter.js";
+
+export const conversionsEmitter: Emitter = {
+  name: "conversions",
+  emit: () => ({ files: [] }),
+};

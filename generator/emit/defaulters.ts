@@ -1,0 +1,6 @@
+import type { Emitter } from "./emitter.js";
+
+export const defaultersEmitter: Emitter = {
+  name: "defaulters",
+  emit: () => ({ files: [] }),
+};

@@ -1,0 +1,6 @@
+import type { Emitter } from "./emitter.js";
+
+export const discoveryEmitter: Emitter = {
+  name: "discovery",
+  emit: () => ({ files: [] }),
+};

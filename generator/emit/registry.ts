@@ -1,0 +1,6 @@
+import type { Emitter } from "./emitter.js";
+
+export const registryEmitter: Emitter = {
+  name: "registry",
+  emit: () => ({ files: [] }),
+};

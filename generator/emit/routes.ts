@@ -1,0 +1,6 @@
+import type { Emitter } from "./emitter.js";
+
+export const routesEmitter: Emitter = {
+  name: "routes",
+  emit: () => ({ files: [] }),
+};
