@@ -3,7 +3,7 @@
 
 export type Stability = "alpha" | "beta" | "stable";
 export type Scope = "Namespaced" | "Cluster";
-export type NameFormat = "dns-subdomain" | "dns-label" | "path-segment";
+export type NameFormat = "dns-subdomain" | "dns-label" | "dns-1035-label" | "path-segment";
 export type Verb = "get" | "list" | "watch" | "create" | "update" | "patch" | "delete" | "deletecollection" | "proxy";
 
 export interface GroupVersionKind {
