@@ -145,6 +145,8 @@ export interface SchemaNode {
    * (Volume's VolumeSource). The referenced definition's properties are numbered there.
    */
   "x-kapi-proto-inline"?: ProtoInline[];
+  /** On a definition: JSON only, no protobuf message (meta.k8s.io Table, as upstream). */
+  "x-kapi-json-only"?: boolean;
   /** On a definition: the wire message when its fields do not mirror `properties`. */
   "x-kapi-proto-message"?: ProtoWireField[];
 }

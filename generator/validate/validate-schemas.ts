@@ -154,7 +154,7 @@ function validateListMap(set: SchemaSet, file: LoadedFile, at: string, node: Sch
 }
 
 function validateProtobuf(set: SchemaSet, file: LoadedFile, name: string, def: SchemaNode, problems: Problems): void {
-  if (!file.file.protobuf) return;
+  if (!file.file.protobuf || def["x-kapi-json-only"]) return;
   const at = `definitions.${name}`;
   const wire = def["x-kapi-proto-message"];
   if (wire) {

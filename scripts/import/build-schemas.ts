@@ -233,7 +233,9 @@ export class SchemaImporter {
       if (!gvks || gvks.length === 0) continue;
       const { prefix, name } = splitName(full);
       const build = this.fileFor(targetOfOpenApiPrefix(prefix));
-      if (name.endsWith("List") && build.file.definitions[name.slice(0, -4)]) continue;
+      if (name.endsWith("List") && def(build, name)?.properties?.items && build.file.definitions[name.slice(0, -4)]) {
+        continue;
+      }
       build.file.kinds ??= [];
       const kinds = build.file.kinds;
       if (kinds.some((k) => k.kind === name)) continue;
@@ -446,6 +448,10 @@ export class SchemaImporter {
       "x-kapi-proto-message": message.fields.map(wireField),
     };
   }
+}
+
+function def(build: FileBuild, name: string): SchemaNode | undefined {
+  return build.file.definitions[name];
 }
 
 function openapiPrefixOfProtoPackage(pkg: string): string {

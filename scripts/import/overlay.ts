@@ -25,29 +25,29 @@ export function deepMerge(base: Record<string, unknown>, patch: Record<string, u
 
 export function applyOverlay(files: Map<string, SchemaFile>, overlay: Overlay): string[] {
   const problems: string[] = [];
-  for (const [fileId, patch] of Object.entries(overlay)) {
+  for (const [fileId, patch] of Object.entries(overlay ?? {})) {
     const file = files.get(fileId);
     if (!file) {
       problems.push(`overlay: no schema file ${fileId}`);
       continue;
     }
     if (patch.lifecycle) file.lifecycle = patch.lifecycle;
+    // A kind or definition the import lacks is added (Table is in neither OpenAPI nor generated.proto).
     for (const [kind, kindPatch] of Object.entries(patch.kinds ?? {})) {
-      const entry = file.kinds?.find((k) => k.kind === kind);
+      file.kinds ??= [];
+      let entry = file.kinds.find((k) => k.kind === kind);
       if (!entry) {
-        problems.push(`overlay: ${fileId} has no kind ${kind}`);
-        continue;
+        entry = { kind };
+        file.kinds.push(entry);
+        file.kinds.sort((a, b) => a.kind.localeCompare(b.kind));
       }
       deepMerge(entry as unknown as Record<string, unknown>, kindPatch as Record<string, unknown>);
     }
     for (const [name, defPatch] of Object.entries(patch.definitions ?? {})) {
-      const def = file.definitions[name];
-      if (!def) {
-        problems.push(`overlay: ${fileId} has no definition ${name}`);
-        continue;
-      }
-      deepMerge(def as Record<string, unknown>, defPatch as Record<string, unknown>);
+      file.definitions[name] ??= {};
+      deepMerge(file.definitions[name] as Record<string, unknown>, defPatch as Record<string, unknown>);
     }
+    file.definitions = Object.fromEntries(Object.entries(file.definitions).sort(([a], [b]) => a.localeCompare(b)));
   }
   return problems;
 }
