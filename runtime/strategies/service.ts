@@ -1,0 +1,47 @@
+// Service defaults that depend on other fields (kube-apiserver's SetDefaults_Service and the service
+// REST layer's IP family defaults).
+import { asObject, type JsonObject, listItems } from "../validation/walk.js";
+import type { KubeObject, Strategy } from "./strategy.js";
+
+/** The session stickiness window kube applies to ClientIP affinity: three hours. */
+const clientIPTimeoutSeconds = 10800;
+
+function defaultPorts(spec: JsonObject): void {
+  for (const item of listItems(spec.ports)) {
+    const port = asObject(item);
+    if (port === undefined) continue;
+    port.protocol ??= "TCP";
+    // A target port of 0 or "" means unset, as in Go.
+    if (port.targetPort === undefined || port.targetPort === null || port.targetPort === 0 || port.targetPort === "") {
+      port.targetPort = port.port;
+    }
+  }
+}
+
+function defaultSpec(spec: JsonObject): void {
+  spec.type ??= "ClusterIP";
+  const type = spec.type;
+  defaultPorts(spec);
+  if (spec.sessionAffinity === "ClientIP") {
+    const config = asObject(spec.sessionAffinityConfig) ?? {};
+    const clientIP = asObject(config.clientIP) ?? {};
+    clientIP.timeoutSeconds ??= clientIPTimeoutSeconds;
+    config.clientIP = clientIP;
+    spec.sessionAffinityConfig = config;
+  }
+  if (type === "NodePort" || type === "LoadBalancer") spec.externalTrafficPolicy ??= "Cluster";
+  if (type === "LoadBalancer") spec.allocateLoadBalancerNodePorts ??= true;
+  if (type !== "ExternalName") {
+    spec.internalTrafficPolicy ??= "Cluster";
+    // kapi serves a single-stack IPv4 cluster.
+    spec.ipFamilyPolicy ??= "SingleStack";
+    spec.ipFamilies ??= ["IPv4"];
+  }
+}
+
+export const strategy: Strategy = {
+  default(obj: KubeObject): void {
+    const spec = asObject(obj.spec);
+    if (spec !== undefined) defaultSpec(spec);
+  },
+};

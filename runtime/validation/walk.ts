@@ -1,0 +1,17 @@
+// Tolerant accessors the generated defaulters use: defaulting runs before validation, so a value of the
+// wrong type is left alone here and reported by the validators instead.
+
+export type JsonObject = Record<string, unknown>;
+
+export function asObject(value: unknown): JsonObject | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+}
+
+export function listItems(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function mapValues(value: unknown): unknown[] {
+  const obj = asObject(value);
+  return obj === undefined ? [] : Object.values(obj);
+}
