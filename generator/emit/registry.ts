@@ -1,6 +1,117 @@
-import type { Emitter } from "./emitter.js";
+// generated/registry.ts: every kind of every group/version with its REST mapping and strategy, the one table the
+// runtime reads to know what differs between kinds.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { KindEntry, ResourceMapping, SchemaFile } from "../schema/model.js";
+import type { KindInfo, SchemaSet } from "../schema/schema-set.js";
+import { type EmitResult, type Emitter, generatedHeader } from "./emitter.js";
+import { apiVersionOf, camelCase } from "./naming.js";
+import { Code, tsLiteral } from "./ts-literal.js";
 
-export const registryEmitter: Emitter = {
-  name: "registry",
-  emit: () => ({ files: [] }),
-};
+export const registryPath = "registry.ts";
+
+export interface RegistryEmitterOptions {
+  /** Whether runtime/strategies/<name>.ts exists: a kind naming a missing module gets a note, not an import. */
+  strategyExists(name: string): boolean;
+}
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+function strategyBinding(name: string): string {
+  return `${camelCase(name)}Strategy`;
+}
+
+function resourceRecord(r: ResourceMapping): Record<string, unknown> {
+  return {
+    plural: r.plural,
+    singular: r.singular,
+    scope: r.scope,
+    nameFormat: r.nameFormat,
+    verbs: r.verbs,
+    shortNames: r.shortNames ?? [],
+    categories: r.categories ?? [],
+    subresources: (r.subresources ?? []).map((s) => ({
+      name: s.name,
+      verbs: s.verbs,
+      kind: s.kind,
+      scale: s.scale,
+      hook: s.hook,
+    })),
+    storageVersion: r.storageVersion ?? false,
+    storedAs: r.storedAs,
+    virtual: r.virtual ?? false,
+    printerColumns: r.printerColumns ?? [],
+    selectableFields: r.selectableFields ?? [],
+  };
+}
+
+function kindRecord(file: SchemaFile, entry: KindEntry, info: KindInfo, strategy: Code | undefined): unknown {
+  const stability = file.stability ?? "stable";
+  const lifecycle = file.lifecycle || entry.lifecycle ? { ...file.lifecycle, ...entry.lifecycle } : undefined;
+  return {
+    group: info.gvk.group,
+    version: info.gvk.version,
+    kind: entry.kind,
+    listKind: entry.listKind,
+    stability,
+    enabledByDefault: file.enabledByDefault ?? stability === "stable",
+    priority: file.priority,
+    lifecycle,
+    resource: entry.resource ? resourceRecord(entry.resource) : undefined,
+    strategy,
+  };
+}
+
+function hookNote(info: KindInfo): string | undefined {
+  const r = info.entry.resource;
+  const hooks = (r?.subresources ?? []).filter((s) => s.hook !== undefined).map((s) => s.hook);
+  if (!r || hooks.length === 0) return undefined;
+  const what =
+    hooks.length === 1
+      ? `hook ${hooks[0]} of resource ${r.plural} has`
+      : `hooks ${hooks.join(", ")} of resource ${r.plural} have`;
+  return `${kindName(info)}: ${what} no handler yet`;
+}
+
+function kindName(info: KindInfo): string {
+  return `${apiVersionOf(info.gvk.group, info.gvk.version)} ${info.gvk.kind}`;
+}
+
+export function createRegistryEmitter(options: RegistryEmitterOptions): Emitter {
+  return {
+    name: "registry",
+    emit(set: SchemaSet): EmitResult {
+      const notes: string[] = [];
+      const strategies = new Set<string>();
+      const records: unknown[] = [];
+      for (const info of set.kinds()) {
+        const name = info.entry.strategy;
+        let strategy: Code | undefined;
+        if (name !== undefined && options.strategyExists(name)) {
+          strategies.add(name);
+          strategy = new Code(strategyBinding(name));
+        } else if (name !== undefined) {
+          notes.push(`${kindName(info)}: strategy module runtime/strategies/${name}.ts does not exist`);
+        }
+        const hooks = hookNote(info);
+        if (hooks) notes.push(hooks);
+        records.push(kindRecord(info.file.file, info.entry, info, strategy));
+      }
+      const sources = [...new Set(set.kinds().map((k) => k.file.path))];
+      const imports = [...strategies]
+        .sort()
+        .map((s) => `import { strategy as ${strategyBinding(s)} } from "../runtime/strategies/${s}.js";\n`)
+        .join("");
+      const content =
+        generatedHeader(sources) +
+        `import type { KindRecord } from "../runtime/registry/kind-record.js";\n${imports}\n` +
+        `export const kinds: readonly KindRecord[] = ${tsLiteral(records)};\n`;
+      return { files: [{ path: registryPath, content }], notes };
+    },
+  };
+}
+
+export const registryEmitter: Emitter = createRegistryEmitter({
+  strategyExists: (name) => existsSync(join(repoRoot, "runtime", "strategies", `${name}.ts`)),
+});

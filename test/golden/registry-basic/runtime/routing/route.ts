@@ -1,0 +1,2 @@
+// The generated route table imports the runtime from ../runtime; in a golden case that is this stand-in.
+export * from "../../../../../runtime/routing/route.js";
