@@ -2,7 +2,7 @@
 .PHONY: install generate check-generated typecheck lint test build serve import-upstream ci
 
 install:
-	npm ci
+	npm install
 
 generate:
 	npm run generate
