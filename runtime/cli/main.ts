@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -10,7 +11,12 @@ const usage = `usage: kapi <command>
 commands:
   generate         regenerate generated/ from schemas/ (npm run generate)
   generate --check fail if generated/ is out of date
-  serve            run the API server (arrives with the core-server work; not available yet)
+  serve            run the API server
+    --secure-port N      port to serve on (default 6443)
+    --bind-address IP    address to listen on (default 127.0.0.1)
+    --data-dir DIR       where admin.kubeconfig and state live (default ./kapi-data)
+    --cert-dir DIR       where the CA and serving certificate are kept (default <data-dir>/pki)
+    --plain-http         serve HTTP instead of HTTPS
 `;
 
 function runGenerator(args: string[]): number {
@@ -20,14 +26,49 @@ function runGenerator(args: string[]): number {
   return result.status ?? 1;
 }
 
+async function runServe(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      "secure-port": { type: "string", default: "6443" },
+      "bind-address": { type: "string", default: "127.0.0.1" },
+      "data-dir": { type: "string", default: "./kapi-data" },
+      "cert-dir": { type: "string" },
+      "plain-http": { type: "boolean", default: false },
+    },
+  });
+  const port = Number(values["secure-port"]);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`invalid --secure-port ${values["secure-port"]}`);
+  // Loaded here so that `kapi generate` does not pay for the server's modules.
+  const { serve } = await import("../server/serve.js");
+  const { server, kubeconfigPath } = await serve({
+    securePort: port,
+    bindAddress: values["bind-address"],
+    dataDir: values["data-dir"],
+    ...(values["cert-dir"] === undefined ? {} : { certDir: values["cert-dir"] }),
+    plainHttp: values["plain-http"],
+  });
+  console.log(`kapi serving on ${server.url}`);
+  console.log(`admin kubeconfig: ${kubeconfigPath}`);
+  console.log(`try: kubectl --kubeconfig ${kubeconfigPath} api-resources`);
+  const stop = () => {
+    server.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
 const [command, ...args] = process.argv.slice(2);
 switch (command) {
   case "generate":
     process.exitCode = runGenerator(args);
     break;
   case "serve":
-    console.error("kapi serve is not available yet: the resource server lands with the core-server issue.");
-    process.exitCode = 2;
+    runServe(args).catch((error: unknown) => {
+      console.error(`kapi serve: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    });
     break;
   default:
     console.error(usage);

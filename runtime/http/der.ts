@@ -1,0 +1,73 @@
+// The few DER encodings an X.509 certificate needs (ITU-T X.690); node:crypto signs but cannot build one.
+
+function length(n: number): Buffer {
+  if (n < 0x80) return Buffer.from([n]);
+  const bytes: number[] = [];
+  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff);
+  return Buffer.from([0x80 | bytes.length, ...bytes]);
+}
+
+export function tlv(tag: number, content: Buffer): Buffer {
+  return Buffer.concat([Buffer.from([tag]), length(content.length), content]);
+}
+
+export function sequence(...items: Buffer[]): Buffer {
+  return tlv(0x30, Buffer.concat(items));
+}
+
+export function set(...items: Buffer[]): Buffer {
+  return tlv(0x31, Buffer.concat(items));
+}
+
+/** A non-negative INTEGER from its big-endian bytes; a leading zero keeps the sign bit clear. */
+export function integer(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const trimmed = bytes.subarray(start);
+  return tlv(0x02, (trimmed[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), trimmed]) : trimmed);
+}
+
+export function smallInteger(n: number): Buffer {
+  return integer(Buffer.from([n]));
+}
+
+export function boolean(value: boolean): Buffer {
+  return tlv(0x01, Buffer.from([value ? 0xff : 0]));
+}
+
+export function oid(dotted: string): Buffer {
+  const [first = 0, second = 0, ...rest] = dotted.split(".").map(Number);
+  const bytes = [first * 40 + second];
+  for (const arc of rest) {
+    const chunk = [arc & 0x7f];
+    for (let v = Math.floor(arc / 128); v > 0; v = Math.floor(v / 128)) chunk.unshift(0x80 | (v & 0x7f));
+    bytes.push(...chunk);
+  }
+  return tlv(0x06, Buffer.from(bytes));
+}
+
+export function utf8String(s: string): Buffer {
+  return tlv(0x0c, Buffer.from(s, "utf8"));
+}
+
+export function octetString(content: Buffer): Buffer {
+  return tlv(0x04, content);
+}
+
+/** A BIT STRING with no unused bits. */
+export function bitString(content: Buffer): Buffer {
+  return tlv(0x03, Buffer.concat([Buffer.from([0]), content]));
+}
+
+/** UTCTime, which X.509 requires for dates before 2050. */
+export function utcTime(date: Date): Buffer {
+  const iso = date.toISOString();
+  const digits =
+    iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19);
+  return tlv(0x17, Buffer.from(`${digits}Z`, "ascii"));
+}
+
+/** Context-specific tag `n`: constructed (explicit wrapping) or primitive (implicit, as in GeneralName). */
+export function contextTag(n: number, content: Buffer, constructed: boolean): Buffer {
+  return tlv((constructed ? 0xa0 : 0x80) | n, content);
+}

@@ -1,0 +1,3 @@
+// The `kapi` package entry: an in-process server for tests and embedding.
+export type { RunningServer, StartServerOptions } from "./server/start-server.js";
+export { startServer } from "./server/start-server.js";

@@ -1,0 +1,41 @@
+// What a request carries through the pipeline, and the per-server state the stages read.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ErrorLog } from "../http/write-error.js";
+import type { RouteMatch } from "../routing/match-route.js";
+import type { HealthChecks } from "./endpoints/health.js";
+import type { RequestInfo } from "./request-info.js";
+
+export interface UserInfo {
+  name: string;
+  groups: string[];
+}
+
+export interface ServerState {
+  /** The bearer token written into the admin kubeconfig. */
+  adminToken: string;
+  /** `host:port` the server listens on, as /api reports it in serverAddressByClientCIDRs. */
+  address: string;
+  health: HealthChecks;
+  log: ErrorLog;
+}
+
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  server: ServerState;
+  /** Set by the requestInfo stage. */
+  info?: RequestInfo;
+  /** The generated route a resource request matched, set by the requestInfo stage. */
+  route?: RouteMatch;
+  /** Set by the authentication stage. */
+  user?: UserInfo;
+  /** The request body, read (and bounded) by the limits stage. */
+  body?: Buffer;
+}
+
+/** One named step of the pipeline; it calls `next` to hand the request inward, or answers (or throws) itself. */
+export interface Stage {
+  name: string;
+  run(ctx: RequestContext, next: () => Promise<void>): Promise<void>;
+}

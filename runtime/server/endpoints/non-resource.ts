@@ -1,0 +1,102 @@
+// The endpoints outside the resource API: version, discovery, OpenAPI and health. Each is read-only (GET or
+// HEAD); another method on a known path is 405, an unknown path 404.
+
+import { notAcceptable } from "../../errors/status-error.js";
+import { formatMediaType, type MediaType, negotiate } from "../../http/accept.js";
+import { writeBody, writeJson, writeText } from "../../http/respond.js";
+import type { RequestContext } from "../context.js";
+import { pathNotFound } from "../generic-errors.js";
+import { aggregatedDiscoveryType, apiVersionsBody, discoveryDocuments } from "./discovery.js";
+import { checksOf, type HealthEndpoint, runHealthChecks, runOneCheck } from "./health.js";
+import { openApiV2, openApiV3Document, openApiV3Index } from "./openapi.js";
+import { versionBody } from "./version.js";
+
+export type Endpoint = (ctx: RequestContext) => Promise<void>;
+
+interface Offer extends MediaType {
+  aggregated: boolean;
+}
+
+const plainJson: Offer = { type: "application", subtype: "json", params: {}, aggregated: false };
+const aggregatedJson: Offer = {
+  type: "application",
+  subtype: "json",
+  params: { g: "apidiscovery.k8s.io", v: "v2", as: "APIGroupDiscoveryList" },
+  aggregated: true,
+};
+
+function choose(ctx: RequestContext, offers: Offer[]): Offer {
+  const chosen = negotiate(ctx.req.headers.accept, offers);
+  if (!chosen) throw notAcceptable(offers.map(formatMediaType));
+  return chosen;
+}
+
+/** Plain JSON documents: the only encoding offered is application/json. */
+function jsonEndpoint(body: (ctx: RequestContext) => string | Promise<string>): Endpoint {
+  return async (ctx) => {
+    choose(ctx, [plainJson]);
+    writeJson(ctx.res, 200, await body(ctx));
+  };
+}
+
+/** `/api` and `/apis`: the legacy document, or aggregated discovery when Accept asks for it. */
+function discoveryRoot(path: "/api" | "/apis", legacy: (ctx: RequestContext) => string): Endpoint {
+  return async (ctx) => {
+    ctx.res.setHeader("Vary", "Accept");
+    if (choose(ctx, [plainJson, aggregatedJson]).aggregated) {
+      writeJson(ctx.res, 200, discoveryDocuments().aggregated.get(path) ?? "", aggregatedDiscoveryType);
+    } else {
+      writeJson(ctx.res, 200, legacy(ctx));
+    }
+  };
+}
+
+function healthEndpoint(endpoint: HealthEndpoint, checkName?: string): Endpoint {
+  return async (ctx) => {
+    const checks = checksOf(ctx.server.health, endpoint);
+    const answer =
+      checkName === undefined
+        ? await runHealthChecks(endpoint, checks, ctx.url.searchParams, ctx.server.log)
+        : await runOneCheck(checks.find((c) => c.name === checkName));
+    if (!answer) throw pathNotFound();
+    writeText(ctx.res, answer.code, answer.body);
+  };
+}
+
+const openApiV3: Endpoint = async (ctx) => {
+  choose(ctx, [plainJson]);
+  const doc = await openApiV3Document(ctx.url.pathname.slice("/openapi/v3/".length));
+  if (!doc) throw pathNotFound();
+  const asked = ctx.url.searchParams.get("hash");
+  if (asked !== null && asked !== doc.hash) {
+    // A stale hash is redirected to the current content, as kube-openapi does.
+    ctx.res.writeHead(301, { Location: `${ctx.url.pathname}?hash=${doc.hash}` });
+    ctx.res.end();
+    return;
+  }
+  if (asked !== null) ctx.res.setHeader("Cache-Control", "public, immutable");
+  writeBody(ctx.res, 200, "application/json", doc.text);
+};
+
+const fixed = new Map<string, Endpoint>([
+  ["/version", jsonEndpoint(() => versionBody)],
+  ["/api", discoveryRoot("/api", (ctx) => apiVersionsBody(ctx.server.address))],
+  ["/apis", discoveryRoot("/apis", () => discoveryDocuments().byPath.get("/apis") ?? "")],
+  ["/openapi/v2", jsonEndpoint(openApiV2)],
+  ["/openapi/v3", jsonEndpoint(openApiV3Index)],
+  ["/livez", healthEndpoint("livez")],
+  ["/readyz", healthEndpoint("readyz")],
+  ["/healthz", healthEndpoint("healthz")],
+]);
+
+/** The endpoint serving `path`, or undefined when nothing outside the resource API does. */
+export function nonResourceEndpoint(path: string): Endpoint | undefined {
+  const exact = fixed.get(path);
+  if (exact) return exact;
+  const document = discoveryDocuments().byPath.get(path);
+  if (document !== undefined) return jsonEndpoint(() => document);
+  if (path.startsWith("/openapi/v3/")) return openApiV3;
+  const health = /^\/(livez|readyz|healthz)\/([^/]+)$/.exec(path);
+  if (health) return healthEndpoint(health[1] as HealthEndpoint, health[2]);
+  return undefined;
+}

@@ -1,0 +1,55 @@
+// `kapi serve`: a long-running server whose CA and serving certificate live in the cert directory (made on first
+// start, reused after) and whose admin kubeconfig is written into the data directory at every start.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
+import { type RunningServer, startServer } from "./start-server.js";
+
+export interface ServeOptions {
+  securePort: number;
+  bindAddress: string;
+  dataDir: string;
+  /** Default `<dataDir>/pki`. */
+  certDir?: string;
+  plainHttp: boolean;
+}
+
+export interface Serving {
+  server: RunningServer;
+  kubeconfigPath: string;
+}
+
+const servingDns = ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"];
+
+function loadOrCreateCertificates(dir: string, bindAddress: string): ServingCertificates {
+  const paths = { caCert: join(dir, "ca.crt"), cert: join(dir, "apiserver.crt"), key: join(dir, "apiserver.key") };
+  if (Object.values(paths).every((p) => existsSync(p))) {
+    return {
+      caCert: readFileSync(paths.caCert, "utf8"),
+      cert: readFileSync(paths.cert, "utf8"),
+      key: readFileSync(paths.key, "utf8"),
+    };
+  }
+  const ips = [...new Set(["127.0.0.1", "::1", bindAddress])].filter((ip) => ip !== "0.0.0.0" && ip !== "::");
+  const created = createServingCertificates({ dns: servingDns, ips });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(paths.caCert, created.caCert);
+  writeFileSync(paths.cert, created.cert);
+  writeFileSync(paths.key, created.key, { mode: 0o600 });
+  return created;
+}
+
+export async function serve(options: ServeOptions): Promise<Serving> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const server = await startServer({
+    host: options.bindAddress,
+    port: options.securePort,
+    ...(options.plainHttp
+      ? { insecure: true }
+      : { certificates: loadOrCreateCertificates(options.certDir ?? join(dataDir, "pki"), options.bindAddress) }),
+  });
+  const kubeconfigPath = join(dataDir, "admin.kubeconfig");
+  writeFileSync(kubeconfigPath, server.kubeconfig, { mode: 0o600 });
+  return { server, kubeconfigPath };
+}

@@ -1,0 +1,21 @@
+// Parses what the request asks for and, for resource requests, finds its generated route.
+import type { Stage } from "../context.js";
+import { parseRequestInfo } from "../request-info.js";
+import { servedRouteMatcher } from "../served-routes.js";
+
+export const requestInfo: Stage = {
+  name: "requestInfo",
+  async run(ctx, next) {
+    const path = ctx.url.pathname;
+    const info = parseRequestInfo(ctx.req.method ?? "GET", path, ctx.url.searchParams);
+    ctx.info = info;
+    if (info.isResourceRequest) {
+      // The legacy `/watch/` segment after the version is a verb, not part of any route template.
+      const base = info.group === "" ? `/api/${info.version}` : `/apis/${info.group}/${info.version}`;
+      const legacyWatch = path.startsWith(`${base}/watch/`);
+      const match = servedRouteMatcher()(legacyWatch ? base + path.slice(base.length + "/watch".length) : path);
+      if (match) ctx.route = match;
+    }
+    await next();
+  },
+};

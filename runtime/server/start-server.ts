@@ -1,0 +1,100 @@
+// Starts one isolated kapi server: HTTPS (or plain HTTP) on 127.0.0.1 and a free port unless told otherwise,
+// with a fresh admin token and, unless given, a fresh self-signed CA and serving certificate.
+import { randomBytes } from "node:crypto";
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
+import { renderKubeconfig } from "../http/kubeconfig.js";
+import { type ErrorLog, writeError } from "../http/write-error.js";
+import type { RequestContext, ServerState } from "./context.js";
+import { type HealthCheck, ping, shutdownCheck } from "./endpoints/health.js";
+import { pipeline, runStages } from "./pipeline.js";
+
+export interface StartServerOptions {
+  /** Address to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Port to listen on; default 0, a free port. */
+  port?: number;
+  /** Serve plain HTTP instead of HTTPS. */
+  insecure?: boolean;
+  /** Certificates to serve with; default a new self-signed CA and serving certificate. */
+  certificates?: ServingCertificates;
+  /** Admin bearer token; default 32 random bytes. */
+  adminToken?: string;
+  /** Where unexpected errors and failed health checks are reported; default console.error. */
+  log?: ErrorLog;
+}
+
+export interface RunningServer {
+  url: string;
+  /** An admin kubeconfig for this server (YAML text). */
+  kubeconfig: string;
+  close(): Promise<void>;
+}
+
+const defaultLog: ErrorLog = (message, error) => console.error(`kapi: ${message}:`, error);
+
+function servingNames(host: string): { dns: string[]; ips: string[] } {
+  const ips = ["127.0.0.1", "::1"];
+  if (host !== "0.0.0.0" && host !== "::" && !ips.includes(host)) ips.push(host);
+  return { dns: ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"], ips };
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  const log = options.log ?? defaultLog;
+  const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
+  let closing = false;
+  const livez: HealthCheck[] = [ping];
+  const state: ServerState = {
+    adminToken,
+    address: "",
+    health: { livez, readyz: [...livez, shutdownCheck(() => closing)] },
+    log,
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const ctx: RequestContext = { req, res, url: new URL(req.url ?? "/", "http://kapi"), server: state };
+    runStages(pipeline, ctx).catch((error: unknown) => writeError(res, error, log));
+  };
+
+  const certificates = options.insecure
+    ? undefined
+    : (options.certificates ?? createServingCertificates(servingNames(host)));
+  const server: Server = certificates
+    ? createHttpsServer({ cert: certificates.cert, key: certificates.key }, handle)
+    : createHttpServer(handle);
+  const address = await listen(server, options.port ?? 0, host);
+  // A wildcard address is not one a client can dial; the certificate names 127.0.0.1.
+  const reachable = address.address === "0.0.0.0" || address.address === "::" ? "127.0.0.1" : address.address;
+  const hostPart = reachable.includes(":") ? `[${reachable}]` : reachable;
+  state.address = `${hostPart}:${address.port}`;
+  const url = `${certificates ? "https" : "http"}://${state.address}`;
+
+  return {
+    url,
+    kubeconfig: renderKubeconfig({
+      server: url,
+      token: adminToken,
+      ...(certificates ? { caCert: certificates.caCert } : {}),
+    }),
+    close() {
+      closing = true;
+      return new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}

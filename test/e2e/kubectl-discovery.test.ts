@@ -1,0 +1,80 @@
+// kubectl itself against a started server, through the admin kubeconfig the server hands out.
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { servedGroupVersions } from "../../generated/discovery/served.js";
+import { type RunningServer, startServer } from "../../runtime/index.js";
+
+const kubectlPath = "/usr/bin/kubectl";
+const run = promisify(execFile);
+
+describe.skipIf(!existsSync(kubectlPath))("kubectl against kapi", () => {
+  let server: RunningServer;
+  let dir: string;
+  let kubeconfig: string;
+
+  const kubectl = async (...args: string[]) => {
+    // A fresh discovery cache per run, so each test sees what the server serves now.
+    const { stdout } = await run(kubectlPath, ["--kubeconfig", kubeconfig, "--cache-dir", join(dir, "cache"), ...args]);
+    return stdout;
+  };
+
+  beforeAll(async () => {
+    server = await startServer();
+    dir = mkdtempSync(join(tmpdir(), "kapi-e2e-"));
+    kubeconfig = join(dir, "admin.kubeconfig");
+    writeFileSync(kubeconfig, server.kubeconfig);
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const enabled = servedGroupVersions.filter((gv) => gv.enabledByDefault);
+
+  it("api-versions lists every group/version served by default", async () => {
+    const expected = enabled.map((gv) => (gv.group === "" ? gv.version : `${gv.group}/${gv.version}`)).sort();
+    expect((await kubectl("api-versions")).trim().split("\n")).toEqual(expected);
+  });
+
+  it("api-resources lists exactly the registry's resources", async () => {
+    const out = await kubectl("api-resources", "-o", "name");
+    const preferred = new Map<string, string>();
+    for (const gv of [...enabled].sort((a, b) => a.versionPriority - b.versionPriority)) {
+      if (!preferred.has(gv.group)) preferred.set(gv.group, gv.version);
+    }
+    const expected = enabled
+      .filter((gv) => preferred.get(gv.group) === gv.version)
+      .flatMap((gv) => gv.resources.map((r) => (gv.group === "" ? r.plural : `${r.plural}.${gv.group}`)));
+    expect(out.trim().split("\n").sort()).toEqual([...new Set(expected)].sort());
+  });
+
+  it("get --raw /livez?verbose shows each check and the closing line", async () => {
+    expect(await kubectl("get", "--raw", "/livez?verbose")).toBe("[+]ping ok\nlivez check passed\n");
+  });
+
+  it("version -o json reports the server as Kubernetes 1.36", async () => {
+    const { serverVersion } = JSON.parse(await kubectl("version", "-o", "json")) as {
+      serverVersion: Record<string, string>;
+    };
+    expect(serverVersion).toMatchObject({ major: "1", minor: "36", gitVersion: "v1.36.2-kapi" });
+  });
+
+  it("get --raw /apis returns the APIGroupList", async () => {
+    const doc = JSON.parse(await kubectl("get", "--raw", "/apis")) as { kind: string; groups: { name: string }[] };
+    expect(doc.kind).toBe("APIGroupList");
+    expect(doc.groups.map((g) => g.name)).toContain("apps");
+  });
+
+  it("is refused without the admin token", async () => {
+    const anonymous = join(dir, "anonymous.kubeconfig");
+    writeFileSync(anonymous, server.kubeconfig.replace(/token: \S+/, "token: wrong"));
+    const failure = await run(kubectlPath, ["--kubeconfig", anonymous, "get", "--raw", "/version"]).catch(
+      (e: { stderr: string }) => e,
+    );
+    expect((failure as { stderr: string }).stderr).toContain("Unauthorized");
+  });
+});

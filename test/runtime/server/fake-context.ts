@@ -1,0 +1,36 @@
+// A RequestContext over an in-memory request, for testing stages without a socket.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import type { RequestContext } from "../../../runtime/server/context.js";
+import { ping } from "../../../runtime/server/endpoints/health.js";
+
+export interface FakeRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: Buffer | Buffer[];
+}
+
+export const testToken = "test-token";
+
+export function fakeContext(request: FakeRequest = {}): RequestContext {
+  const chunks = request.body === undefined ? [] : Array.isArray(request.body) ? request.body : [request.body];
+  const req = Object.assign(Readable.from(chunks), {
+    method: request.method ?? "GET",
+    url: request.path ?? "/",
+    headers: request.headers ?? {},
+  }) as unknown as IncomingMessage;
+  return {
+    req,
+    res: {} as ServerResponse,
+    url: new URL(request.path ?? "/", "http://kapi"),
+    server: {
+      adminToken: testToken,
+      address: "127.0.0.1:6443",
+      health: { livez: [ping], readyz: [ping] },
+      log: () => {},
+    },
+  };
+}
+
+export const passOn = async () => {};

@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { authorization } from "../../../../runtime/server/stages/authorization.js";
+import { fakeContext } from "../fake-context.js";
+
+describe("authorization stage", () => {
+  it("passes every request on unchanged until its issue fills it", async () => {
+    const ctx = fakeContext({ path: "/api/v1/pods", headers: { "impersonate-user": "someone" } });
+    const before = { ...ctx };
+    let called = 0;
+    await authorization.run(ctx, async () => {
+      called++;
+    });
+    expect(called).toBe(1);
+    expect(ctx).toEqual(before);
+  });
+});
