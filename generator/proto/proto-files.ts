@@ -1,7 +1,7 @@
 // The protobuf messages of every schema file with a `protobuf.package`, before rendering: which
 // definitions are messages, their fields in number order and the other files they import.
 import type { SchemaNode } from "../schema/model.js";
-import { deriveProtoType, scalarProtoType } from "../schema/proto-type.js";
+import { deriveProtoType, isScalarProtoType, scalarProtoType } from "../schema/proto-type.js";
 import type { LoadedFile, SchemaSet } from "../schema/schema-set.js";
 
 export interface ProtoField {
@@ -29,29 +29,7 @@ export interface ProtoFile {
   messages: ProtoMessage[];
 }
 
-const scalarTypes = new Set([
-  "double",
-  "float",
-  "int32",
-  "int64",
-  "uint32",
-  "uint64",
-  "sint32",
-  "sint64",
-  "fixed32",
-  "fixed64",
-  "sfixed32",
-  "sfixed64",
-  "bool",
-  "string",
-  "bytes",
-]);
-
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-export function isScalarProtoType(type: string): boolean {
-  return scalarTypes.has(type);
-}
 
 /** Package and message name of a fully qualified message. */
 export function splitMessageName(qualified: string): { pkg: string; name: string } {

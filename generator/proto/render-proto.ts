@@ -1,7 +1,8 @@
 // proto2 text of one ProtoFile, in go-to-protobuf's layout: syntax, package, imports, then messages
 // in name order. Messages of the same package are named bare, others fully qualified with a dot.
 import { generatedHeader } from "../emit/emitter.js";
-import { isScalarProtoType, type ProtoField, type ProtoFile, splitMessageName } from "./proto-files.js";
+import { isScalarProtoType } from "../schema/proto-type.js";
+import { type ProtoField, type ProtoFile, splitMessageName } from "./proto-files.js";
 
 /** Where a schema file's .proto lives, relative to generated/proto/ (the root import paths resolve against). */
 export function protoPath(fileId: string): string {

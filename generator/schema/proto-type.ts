@@ -13,6 +13,29 @@ export interface ProtoFieldType {
 /** Maps a `$ref` to the fully qualified protobuf message it names. */
 export type RefToMessage = (ref: string) => string;
 
+const protoScalarTypes = new Set([
+  "double",
+  "float",
+  "int32",
+  "int64",
+  "uint32",
+  "uint64",
+  "sint32",
+  "sint64",
+  "fixed32",
+  "fixed64",
+  "sfixed32",
+  "sfixed64",
+  "bool",
+  "string",
+  "bytes",
+]);
+
+/** True for protobuf's built-in scalar types, false for message names. */
+export function isScalarProtoType(type: string): boolean {
+  return protoScalarTypes.has(type);
+}
+
 export function scalarProtoType(node: SchemaNode): string | undefined {
   switch (node.type) {
     case "string":

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import protobuf from "protobufjs";
+import { isScalarProtoType } from "../../generator/schema/proto-type.js";
 
 export type OpenApiSchema = Record<string, unknown>;
 
@@ -195,24 +196,8 @@ function readProto(root: string): Map<string, Map<string, ProtoMessage>> {
   return out;
 }
 
-const scalarTypes = new Set([
-  "string",
-  "bytes",
-  "bool",
-  "int32",
-  "int64",
-  "uint32",
-  "uint64",
-  "sint32",
-  "sint64",
-  "fixed32",
-  "fixed64",
-  "double",
-  "float",
-]);
-
 function qualify(type: string, pkg: string): string {
-  if (scalarTypes.has(type)) return type;
+  if (isScalarProtoType(type)) return type;
   if (type.startsWith(".")) return type.slice(1);
   return `${pkg}.${type}`;
 }
