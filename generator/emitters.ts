@@ -3,6 +3,7 @@ import { conversionsEmitter } from "./emit/conversions.js";
 import { defaultersEmitter } from "./emit/defaulters.js";
 import { discoveryEmitter } from "./emit/discovery.js";
 import type { Emitter } from "./emit/emitter.js";
+import { fieldsEmitter } from "./emit/fields.js";
 import { openapiEmitter } from "./emit/openapi.js";
 import { protoEmitter } from "./emit/proto.js";
 import { registryEmitter } from "./emit/registry.js";
@@ -16,6 +17,7 @@ export const emitters: Emitter[] = [
   routesEmitter,
   defaultersEmitter,
   validatorsEmitter,
+  fieldsEmitter,
   conversionsEmitter,
   protoEmitter,
   openapiEmitter,

@@ -1,0 +1,148 @@
+// Field knowledge for request decoding: `generated/fields.ts` lists every struct definition a kind reaches,
+// with its property names and what each holds (another struct, a scalar, a list, a map, or anything), so
+// the runtime can drop unknown fields, notice duplicate keys and refuse wrongly typed values as kube's typed
+// decoder does (runtime/codecs/unknown-fields.ts). One table, definitions by index, so recursive types
+// (JSONSchemaProps) and types shared across files cost one entry each.
+import type { SchemaNode } from "../schema/model.js";
+import type { SchemaSet } from "../schema/schema-set.js";
+import { type EmitResult, type Emitter, generatedHeader } from "./emitter.js";
+import { tsLiteral } from "./ts-literal.js";
+import { validationKey } from "./validators.js";
+
+type FieldNode = number | string | { list: FieldNode } | { map: FieldNode };
+
+interface Entry {
+  name: string;
+  pkg: string;
+  fields: Record<string, FieldNode>;
+}
+
+interface Pending {
+  index: number;
+  fileId: string;
+  node: SchemaNode;
+}
+
+/**
+ * A definition decoded into a Go struct: it has properties, or it is an object whose wire message is
+ * declared empty (`x-kapi-proto-message: []`, a struct without fields, where every key is unknown).
+ * Other property-less objects (RawExtension, FieldsV1) carry opaque JSON.
+ */
+function isStruct(node: SchemaNode): boolean {
+  if (node["x-kubernetes-preserve-unknown-fields"] === true) return false;
+  if (node.properties !== undefined) return true;
+  const message = node["x-kapi-proto-message"];
+  return node.type === "object" && node.additionalProperties === undefined && message?.length === 0;
+}
+
+/** The last segment of a schema file's id is the Go package name errors print: "apps/v1" → "v1". */
+function packageOf(fileId: string): string {
+  return fileId.slice(fileId.lastIndexOf("/") + 1);
+}
+
+/** A scalar taking either of two JSON types; number-or-string is how kube's OpenAPI spells resource.Quantity. */
+function unionOf(branches: readonly SchemaNode[]): FieldNode {
+  const types = [...new Set(branches.map((b) => b.type))].sort().join("|");
+  if (types === "integer|string") return "int-or-string";
+  if (types === "number|string") return "quantity";
+  return "any";
+}
+
+class TableBuilder {
+  readonly entries: Entry[] = [];
+  readonly sources = new Set<string>();
+  private readonly indexOf = new Map<SchemaNode, number>();
+  private readonly pending: Pending[] = [];
+
+  constructor(private readonly set: SchemaSet) {}
+
+  /** The index of a struct, registered now and filled in by `drain`, so recursive types terminate. */
+  struct(fileId: string, name: string, node: SchemaNode): number {
+    const known = this.indexOf.get(node);
+    if (known !== undefined) return known;
+    const index = this.entries.length;
+    this.indexOf.set(node, index);
+    this.entries.push({ name, pkg: packageOf(fileId), fields: {} });
+    this.pending.push({ index, fileId, node });
+    this.sources.add(this.set.file(fileId).path);
+    return index;
+  }
+
+  drain(): void {
+    for (let p = this.pending.shift(); p !== undefined; p = this.pending.shift()) {
+      const entry = this.entries[p.index] as Entry;
+      entry.fields = this.fields(p.fileId, p.node, entry.name);
+    }
+  }
+
+  private fields(fileId: string, node: SchemaNode, owner: string): Record<string, FieldNode> {
+    const out: Record<string, FieldNode> = {};
+    if (node["x-kubernetes-embedded-resource"] === true) Object.assign(out, this.embeddedTypeMeta());
+    for (const [name, prop] of Object.entries(node.properties ?? {})) out[name] = this.node(fileId, prop, owner);
+    return out;
+  }
+
+  /** An embedded resource also carries apiVersion, kind and metadata, whether or not its schema lists them. */
+  private embeddedTypeMeta(): Record<string, FieldNode> {
+    const out: Record<string, FieldNode> = { apiVersion: "string", kind: "string" };
+    const objectMeta = this.set.tryDefinition({ fileId: "meta/v1", name: "ObjectMeta" });
+    if (objectMeta !== undefined) out.metadata = this.struct("meta/v1", "ObjectMeta", objectMeta);
+    return out;
+  }
+
+  /** What a value of this schema holds; `owner` names inline structs after the definition they sit in. */
+  node(fileId: string, schema: SchemaNode, owner: string): FieldNode {
+    if (schema["x-kubernetes-preserve-unknown-fields"] === true) return "any";
+    if (schema["x-kubernetes-int-or-string"] === true || schema.format === "int-or-string") return "int-or-string";
+    if (schema.$ref !== undefined) {
+      const id = this.set.resolveRef(fileId, schema.$ref);
+      const def = this.set.definition(id);
+      return isStruct(def) ? this.struct(id.fileId, id.name, def) : this.node(id.fileId, def, id.name);
+    }
+    const branches = schema.oneOf ?? schema.anyOf;
+    if (branches !== undefined) return unionOf(branches);
+    switch (schema.type) {
+      case "string":
+        return schema.format === "byte" ? "bytes" : "string";
+      case "boolean":
+        return "bool";
+      case "integer":
+        return schema.format === "int32" ? "int32" : "int64";
+      case "number":
+        return schema.format === "float" ? "float32" : "float64";
+      case "array":
+        return { list: schema.items === undefined ? "any" : this.node(fileId, schema.items, owner) };
+    }
+    if (isStruct(schema)) return this.struct(fileId, owner, schema);
+    if (typeof schema.additionalProperties === "object")
+      return { map: this.node(fileId, schema.additionalProperties, owner) };
+    if (schema.additionalProperties === true) return { map: "any" };
+    return "any";
+  }
+}
+
+export const fieldsEmitter: Emitter = {
+  name: "fields",
+  emit(set: SchemaSet): EmitResult {
+    const builder = new TableBuilder(set);
+    const kinds: Record<string, number> = {};
+    const sorted = set
+      .kinds()
+      .map((k) => ({ k, key: validationKey(k.gvk.group, k.gvk.version, k.gvk.kind) }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const { k, key } of sorted) {
+      const def = set.tryDefinition({ fileId: k.file.id, name: k.entry.kind });
+      if (def !== undefined && isStruct(def)) kinds[key] = builder.struct(k.file.id, k.entry.kind, def);
+    }
+    builder.drain();
+    const definitions = builder.entries.map((e, i) => `    /* ${i} */ ${tsLiteral(e, "    ")},\n`).join("");
+    const content =
+      `${generatedHeader([...builder.sources].sort())}` +
+      `import type { FieldTable } from "../runtime/codecs/field-table.js";\n\n` +
+      "export const fieldTable: FieldTable = {\n" +
+      `  kinds: ${tsLiteral(kinds, "  ")},\n` +
+      `  definitions: [\n${definitions}  ],\n` +
+      "};\n";
+    return { files: [{ path: "fields.ts", content }] };
+  },
+};

@@ -1,0 +1,77 @@
+// Serializing a response body in the negotiated format and writing it, gzipped as kube-apiserver does.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { constants, gzip } from "node:zlib";
+import { toGoYaml } from "./go-yaml.js";
+import type { ResponseFormat } from "./response-format.js";
+
+export interface EncodedBody {
+  contentType: string;
+  body: Buffer;
+}
+
+/** Bodies above this many bytes are compressed when the client accepts gzip (responsewriters' threshold). */
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
+
+/** Go's encoding/json escapes <, >, & and the JavaScript line separators; they can only occur inside strings. */
+export function escapeGoJson(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * JSON as json.Encoder writes it (compact, newline-terminated) or, when pretty, as json.MarshalIndent with two
+ * spaces (no trailing newline); YAML as sigs.k8s.io/yaml writes it.
+ */
+export function encodeObject(format: ResponseFormat, value: unknown): EncodedBody {
+  if (format.kind === "yaml" || (format.kind !== "json" && format.yaml === true)) {
+    return { contentType: "application/yaml", body: Buffer.from(toGoYaml(value)) };
+  }
+  const text = format.pretty ? JSON.stringify(value, null, 2) : `${JSON.stringify(value)}\n`;
+  return { contentType: "application/json", body: Buffer.from(escapeGoJson(text)) };
+}
+
+/** responsewriters' content-encoding check: a comma-separated token that is exactly `gzip`. */
+export function acceptsGzip(req: IncomingMessage): boolean {
+  const header = req.headers["accept-encoding"];
+  const value = Array.isArray(header) ? header.join(",") : (header ?? "");
+  return value.split(",").some((token) => token.trim() === "gzip");
+}
+
+function send(
+  res: ServerResponse,
+  code: number,
+  contentType: string,
+  body: Buffer,
+  gzipped: boolean,
+  headers: Record<string, string | string[]> | undefined,
+): void {
+  const out: Record<string, string | string[] | number> = { ...headers, "Content-Type": contentType };
+  if (gzipped) {
+    out["Content-Encoding"] = "gzip";
+    const vary = headers?.Vary;
+    out.Vary = vary === undefined ? "Accept-Encoding" : [...(Array.isArray(vary) ? vary : [vary]), "Accept-Encoding"];
+  }
+  out["Content-Length"] = body.length;
+  res.writeHead(code, out);
+  res.end(body);
+}
+
+/**
+ * Writes a complete body: compressed with gzip level 1 (off the event loop) when it is larger than the threshold
+ * and the client accepts gzip, then with `Content-Encoding: gzip` and `Vary: Accept-Encoding`.
+ */
+export function writeEncoded(
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: number,
+  encoded: EncodedBody,
+  headers?: Record<string, string | string[]>,
+): void {
+  if (encoded.body.length <= GZIP_THRESHOLD_BYTES || !acceptsGzip(req)) {
+    send(res, code, encoded.contentType, encoded.body, false, headers);
+    return;
+  }
+  gzip(encoded.body, { level: constants.Z_BEST_SPEED }, (error, compressed) => {
+    if (error) send(res, code, encoded.contentType, encoded.body, false, headers);
+    else send(res, code, encoded.contentType, compressed, true, headers);
+  });
+}
