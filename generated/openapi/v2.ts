@@ -1101,6 +1101,7 @@ const document: Record<string, unknown> = {
           "type": "integer"
         },
         "revisionHistoryLimit": {
+          "default": 10,
           "format": "int32",
           "type": "integer"
         },
@@ -1189,6 +1190,7 @@ const document: Record<string, unknown> = {
           "$ref": "#/definitions/io.k8s.api.apps.v1.RollingUpdateDaemonSet"
         },
         "type": {
+          "default": "RollingUpdate",
           "type": "string"
         }
       },
@@ -1476,6 +1478,7 @@ const document: Record<string, unknown> = {
           "type": "integer"
         },
         "replicas": {
+          "default": 1,
           "format": "int32",
           "type": "integer"
         },
@@ -1666,9 +1669,11 @@ const document: Record<string, unknown> = {
     "io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy": {
       "properties": {
         "whenDeleted": {
+          "default": "Retain",
           "type": "string"
         },
         "whenScaled": {
+          "default": "Retain",
           "type": "string"
         }
       },
@@ -1687,13 +1692,16 @@ const document: Record<string, unknown> = {
           "$ref": "#/definitions/io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy"
         },
         "podManagementPolicy": {
+          "default": "OrderedReady",
           "type": "string"
         },
         "replicas": {
+          "default": 1,
           "format": "int32",
           "type": "integer"
         },
         "revisionHistoryLimit": {
+          "default": 10,
           "format": "int32",
           "type": "integer"
         },
@@ -1786,6 +1794,7 @@ const document: Record<string, unknown> = {
           "$ref": "#/definitions/io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy"
         },
         "type": {
+          "default": "RollingUpdate",
           "type": "string"
         }
       },
@@ -3116,9 +3125,16 @@ const document: Record<string, unknown> = {
     "io.k8s.api.batch.v1.CronJobSpec": {
       "properties": {
         "concurrencyPolicy": {
+          "default": "Allow",
+          "enum": [
+            "Allow",
+            "Forbid",
+            "Replace"
+          ],
           "type": "string"
         },
         "failedJobsHistoryLimit": {
+          "default": 1,
           "format": "int32",
           "type": "integer"
         },
@@ -3134,10 +3150,12 @@ const document: Record<string, unknown> = {
           "type": "integer"
         },
         "successfulJobsHistoryLimit": {
+          "default": 3,
           "format": "int32",
           "type": "integer"
         },
         "suspend": {
+          "default": false,
           "type": "boolean"
         },
         "timeZone": {
@@ -6219,6 +6237,7 @@ const document: Record<string, unknown> = {
           "x-kubernetes-patch-strategy": "merge"
         },
         "phase": {
+          "default": "Active",
           "type": "string"
         }
       },
@@ -8747,6 +8766,7 @@ const document: Record<string, unknown> = {
           "type": "object"
         },
         "type": {
+          "default": "Opaque",
           "type": "string"
         }
       },

@@ -1,26 +1,47 @@
-// Defaults kube-apiserver computes for pods and every object embedding a pod template (Pod,
-// PodTemplate, workloads, CronJob), found by walking to the pod spec wherever it sits rather than by
-// kind. Also the rollout defaults of a RollingUpdate workload strategy, which depend on its type.
+// Defaults and validation kube-apiserver applies to pods and every object embedding a pod template
+// (Pod, PodTemplate, workloads, CronJob), found by walking to the pod spec wherever it sits rather than
+// by kind. Also the rollout defaults of a RollingUpdate workload strategy, which depend on its type.
+import type { FieldError } from "../errors/field-error.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
+import { validatePodTemplateSpec } from "./pod-spec-validation.js";
 import type { KubeObject, Strategy } from "./strategy.js";
 
 /** Keys leading from an object towards its pod spec: spec, template, jobTemplate. */
 const towardsPodSpec = ["spec", "template", "jobTemplate"] as const;
 
-/** The pod spec and whether it is the object's own `spec` (a Pod) rather than a template's. */
-export function findPodSpec(obj: JsonObject): { spec: JsonObject; isPod: boolean } | undefined {
-  const walk = (node: JsonObject, depth: number): JsonObject | undefined => {
-    if (Array.isArray(node.containers)) return node;
-    if (depth === 5) return undefined;
+/** The keys from the object down to its pod spec (`["spec", "template", "spec"]`). */
+function podSpecKeys(obj: JsonObject): string[] | undefined {
+  const walk = (node: JsonObject, keys: string[]): string[] | undefined => {
+    if (Array.isArray(node.containers)) return keys;
+    if (keys.length === 5) return undefined;
     for (const k of towardsPodSpec) {
       const next = asObject(node[k]);
-      const found = next === undefined ? undefined : walk(next, depth + 1);
+      const found = next === undefined ? undefined : walk(next, [...keys, k]);
       if (found !== undefined) return found;
     }
     return undefined;
   };
-  const spec = walk(obj, 0);
-  return spec === undefined ? undefined : { spec, isPod: spec === obj.spec };
+  return walk(obj, []);
+}
+
+function at(obj: JsonObject, keys: readonly string[]): JsonObject | undefined {
+  let node: JsonObject | undefined = obj;
+  for (const k of keys) node = asObject(node?.[k]);
+  return node;
+}
+
+/** The pod spec and whether it is the object's own `spec` (a Pod) rather than a template's. */
+export function findPodSpec(obj: JsonObject): { spec: JsonObject; isPod: boolean } | undefined {
+  const keys = podSpecKeys(obj);
+  const spec = keys === undefined ? undefined : at(obj, keys);
+  return keys === undefined || spec === undefined ? undefined : { spec, isPod: keys.join(".") === "spec" };
+}
+
+/** The pod template an object embeds and its field path (`spec.template`); none for a Pod. */
+export function findPodTemplate(obj: JsonObject): { template: JsonObject; path: string } | undefined {
+  const keys = podSpecKeys(obj)?.slice(0, -1);
+  const template = keys === undefined || keys.length === 0 ? undefined : at(obj, keys);
+  return keys === undefined || template === undefined ? undefined : { template, path: keys.join(".") };
 }
 
 /** `:latest` or no tag pulls always; a digest or any other tag pulls if not present. */
@@ -84,5 +105,10 @@ export const strategy: Strategy = {
     const found = findPodSpec(obj);
     if (found !== undefined) defaultPodSpec(found.spec, found.isPod);
     defaultRollingUpdate(obj);
+  },
+  validate(obj: KubeObject, _old?: KubeObject, subresource?: string): FieldError[] {
+    if (subresource === "status") return [];
+    const found = findPodTemplate(obj);
+    return found === undefined ? [] : validatePodTemplateSpec(found.template, found.path);
   },
 };

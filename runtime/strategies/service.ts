@@ -1,6 +1,10 @@
-// Service defaults that depend on other fields (kube-apiserver's SetDefaults_Service and the service
-// REST layer's IP family defaults).
+// Services: defaults that depend on other fields (kube-apiserver's SetDefaults_Service and the service
+// REST layer's IP family defaults), the allocated values an update keeps, kube's hand-written
+// validation, and the deleted Service returned by a delete.
+import type { FieldError } from "../errors/field-error.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
+import { carryOverAllocatedValues, normalizeClusterIPsOnCreate } from "./service-carry-over.js";
+import { validateServiceSpec, validateServiceSpecUpdate } from "./service-validation.js";
 import type { KubeObject, Strategy } from "./strategy.js";
 
 /** The session stickiness window kube applies to ClientIP affinity: three hours. */
@@ -39,9 +43,31 @@ function defaultSpec(spec: JsonObject): void {
   }
 }
 
+function specOf(obj: KubeObject): JsonObject {
+  return asObject(obj.spec) ?? {};
+}
+
 export const strategy: Strategy = {
+  tracksGeneration: false,
   default(obj: KubeObject): void {
     const spec = asObject(obj.spec);
     if (spec !== undefined) defaultSpec(spec);
   },
+  prepareForCreate(obj: KubeObject): void {
+    obj.status = { loadBalancer: {} };
+    const spec = asObject(obj.spec);
+    if (spec !== undefined) normalizeClusterIPsOnCreate(spec);
+  },
+  prepareForUpdate(obj: KubeObject, old: KubeObject, subresource?: string): void {
+    const spec = asObject(obj.spec);
+    if (subresource === undefined && spec !== undefined) carryOverAllocatedValues(spec, specOf(old));
+  },
+  validate(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[] {
+    if (subresource === "status") return [];
+    const spec = specOf(obj);
+    const errs = old === undefined ? [] : validateServiceSpecUpdate(spec, specOf(old));
+    errs.push(...validateServiceSpec(spec));
+    return errs;
+  },
+  returnDeletedObject: true,
 };

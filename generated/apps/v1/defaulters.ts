@@ -34,9 +34,17 @@ export function defaultDaemonSetList(value: unknown): void {
 export function defaultDaemonSetSpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
+  obj.revisionHistoryLimit ??= 10;
   obj.template ??= {};
   coreV1.defaultPodTemplateSpec(obj.template);
   obj.updateStrategy ??= {};
+  defaultDaemonSetUpdateStrategy(obj.updateStrategy);
+}
+
+export function defaultDaemonSetUpdateStrategy(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.type ??= "RollingUpdate";
 }
 
 export function defaultDeployment(value: unknown): void {
@@ -92,6 +100,7 @@ export function defaultReplicaSetList(value: unknown): void {
 export function defaultReplicaSetSpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
+  obj.replicas ??= 1;
   obj.template ??= {};
   coreV1.defaultPodTemplateSpec(obj.template);
 }
@@ -112,11 +121,30 @@ export function defaultStatefulSetList(value: unknown): void {
   obj.metadata ??= {};
 }
 
+export function defaultStatefulSetPersistentVolumeClaimRetentionPolicy(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.whenDeleted ??= "Retain";
+  obj.whenScaled ??= "Retain";
+}
+
 export function defaultStatefulSetSpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
+  obj.persistentVolumeClaimRetentionPolicy ??= {};
+  defaultStatefulSetPersistentVolumeClaimRetentionPolicy(obj.persistentVolumeClaimRetentionPolicy);
+  obj.podManagementPolicy ??= "OrderedReady";
+  obj.replicas ??= 1;
+  obj.revisionHistoryLimit ??= 10;
   obj.template ??= {};
   coreV1.defaultPodTemplateSpec(obj.template);
   obj.updateStrategy ??= {};
+  defaultStatefulSetUpdateStrategy(obj.updateStrategy);
   for (const item of listItems(obj.volumeClaimTemplates)) coreV1.defaultPersistentVolumeClaim(item);
+}
+
+export function defaultStatefulSetUpdateStrategy(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.type ??= "RollingUpdate";
 }

@@ -21,8 +21,11 @@ export function defaultCronJobList(value: unknown): void {
 export function defaultCronJobSpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
+  obj.concurrencyPolicy ??= "Allow";
+  obj.failedJobsHistoryLimit ??= 1;
   obj.jobTemplate ??= {};
   defaultJobTemplateSpec(obj.jobTemplate);
+  obj.successfulJobsHistoryLimit ??= 3;
 }
 
 export function defaultJob(value: unknown): void {

@@ -19,7 +19,7 @@ export interface CronJobList {
 }
 
 export interface CronJobSpec {
-  concurrencyPolicy?: string;
+  concurrencyPolicy?: "Allow" | "Forbid" | "Replace";
   failedJobsHistoryLimit?: number;
   jobTemplate: JobTemplateSpec;
   schedule: string;

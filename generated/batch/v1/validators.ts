@@ -30,7 +30,7 @@ export function validateCronJobSpec(value: unknown, path: string, errs: FieldErr
   const obj = c.object(value, path, errs);
   if (obj === undefined) return;
   c.required(obj, path, errs, ["schedule", "jobTemplate"]);
-  c.string(obj.concurrencyPolicy, child(path, "concurrencyPolicy"), errs);
+  c.string(obj.concurrencyPolicy, child(path, "concurrencyPolicy"), errs, { enum: ["Allow", "Forbid", "Replace"] });
   c.integer(obj.failedJobsHistoryLimit, child(path, "failedJobsHistoryLimit"), errs, { format: "int32" });
   validateJobTemplateSpec(obj.jobTemplate, child(path, "jobTemplate"), errs);
   c.string(obj.schedule, child(path, "schedule"), errs);

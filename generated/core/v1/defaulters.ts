@@ -225,6 +225,7 @@ export function defaultNamespace(value: unknown): void {
   obj.metadata ??= {};
   obj.spec ??= {};
   obj.status ??= {};
+  defaultNamespaceStatus(obj.status);
 }
 
 export function defaultNamespaceList(value: unknown): void {
@@ -232,6 +233,12 @@ export function defaultNamespaceList(value: unknown): void {
   if (obj === undefined) return;
   for (const item of listItems(obj.items)) defaultNamespace(item);
   obj.metadata ??= {};
+}
+
+export function defaultNamespaceStatus(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.phase ??= "Active";
 }
 
 export function defaultNode(value: unknown): void {
@@ -523,6 +530,7 @@ export function defaultSecret(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   obj.metadata ??= {};
+  obj.type ??= "Opaque";
 }
 
 export function defaultSecretList(value: unknown): void {

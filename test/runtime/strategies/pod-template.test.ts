@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defaultPullPolicy, findPodSpec, strategy } from "../../../runtime/strategies/pod-template.js";
+import { defaultPullPolicy, findPodSpec, findPodTemplate, strategy } from "../../../runtime/strategies/pod-template.js";
+import { createErrors, type Kind } from "./write-path.js";
 
 const apply = (obj: Record<string, unknown>): Record<string, unknown> => {
   strategy.default?.(obj);
@@ -82,5 +83,28 @@ describe("pod-template strategy", () => {
   ])("rollout strategy %j", (given, expected) => {
     const d = apply({ spec: { strategy: given, template: { spec: { containers: [] } } } });
     expect((d.spec as Record<string, unknown>).strategy).toEqual(expected);
+  });
+});
+
+describe("pod-template strategy: validation", () => {
+  const PodTemplate: Kind = ["", "v1", "PodTemplate"];
+
+  it("checks the embedded template on the template's path", () => {
+    const tpl = {
+      metadata: { name: "t", namespace: "default" },
+      template: {
+        metadata: { labels: { "-bad": "x" } },
+        spec: { containers: [{ name: "c" }], ephemeralContainers: [] },
+      },
+    };
+    expect(createErrors(PodTemplate, tpl)).toEqual([
+      `template.labels: Invalid value: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+      "template.spec.containers[0].image: Required value",
+    ]);
+  });
+
+  it("finds the template of any embedding object", () => {
+    expect(findPodTemplate({ spec: { template: { spec: { containers: [] } } } })?.path).toBe("spec.template");
+    expect(findPodTemplate({ spec: { containers: [] } })).toBeUndefined();
   });
 });

@@ -2755,6 +2755,7 @@ const document: Record<string, unknown> = {
             "x-kubernetes-patch-strategy": "merge"
           },
           "phase": {
+            "default": "Active",
             "type": "string"
           }
         },
@@ -5477,6 +5478,7 @@ const document: Record<string, unknown> = {
             "type": "object"
           },
           "type": {
+            "default": "Opaque",
             "type": "string"
           }
         },

@@ -185,6 +185,7 @@ const document: Record<string, unknown> = {
             "type": "integer"
           },
           "revisionHistoryLimit": {
+            "default": 10,
             "format": "int32",
             "type": "integer"
           },
@@ -283,6 +284,7 @@ const document: Record<string, unknown> = {
             "$ref": "#/components/schemas/io.k8s.api.apps.v1.RollingUpdateDaemonSet"
           },
           "type": {
+            "default": "RollingUpdate",
             "type": "string"
           }
         },
@@ -620,6 +622,7 @@ const document: Record<string, unknown> = {
             "type": "integer"
           },
           "replicas": {
+            "default": 1,
             "format": "int32",
             "type": "integer"
           },
@@ -835,9 +838,11 @@ const document: Record<string, unknown> = {
       "io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy": {
         "properties": {
           "whenDeleted": {
+            "default": "Retain",
             "type": "string"
           },
           "whenScaled": {
+            "default": "Retain",
             "type": "string"
           }
         },
@@ -853,16 +858,24 @@ const document: Record<string, unknown> = {
             "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetOrdinals"
           },
           "persistentVolumeClaimRetentionPolicy": {
-            "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy"
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy"
+              }
+            ],
+            "default": {}
           },
           "podManagementPolicy": {
+            "default": "OrderedReady",
             "type": "string"
           },
           "replicas": {
+            "default": 1,
             "format": "int32",
             "type": "integer"
           },
           "revisionHistoryLimit": {
+            "default": 10,
             "format": "int32",
             "type": "integer"
           },
@@ -965,6 +978,7 @@ const document: Record<string, unknown> = {
             "$ref": "#/components/schemas/io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy"
           },
           "type": {
+            "default": "RollingUpdate",
             "type": "string"
           }
         },

@@ -86,9 +86,16 @@ const document: Record<string, unknown> = {
       "io.k8s.api.batch.v1.CronJobSpec": {
         "properties": {
           "concurrencyPolicy": {
+            "default": "Allow",
+            "enum": [
+              "Allow",
+              "Forbid",
+              "Replace"
+            ],
             "type": "string"
           },
           "failedJobsHistoryLimit": {
+            "default": 1,
             "format": "int32",
             "type": "integer"
           },
@@ -109,10 +116,12 @@ const document: Record<string, unknown> = {
             "type": "integer"
           },
           "successfulJobsHistoryLimit": {
+            "default": 3,
             "format": "int32",
             "type": "integer"
           },
           "suspend": {
+            "default": false,
             "type": "boolean"
           },
           "timeZone": {

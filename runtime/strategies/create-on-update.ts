@@ -1,0 +1,7 @@
+// Kinds whose PUT to a missing name creates the object (kube's AllowCreateOnUpdate): Endpoints, Events
+// and LimitRanges, written by clients that do not care whether the object exists yet.
+import type { Strategy } from "./strategy.js";
+
+export const strategy: Strategy = {
+  allowCreateOnUpdate: true,
+};

@@ -1,0 +1,72 @@
+// DaemonSets (apps/v1): the selector and template, the update strategy with its RollingUpdate defaults
+// (one unavailable pod, no surge), and a selector that may not change once set.
+import { type FieldError, invalid, notSupported, required } from "../errors/field-error.js";
+import { child } from "../errors/field-path.js";
+import { intOrPercentErrors, intOrPercentValue, nonNegative, notOver100Percent } from "../validation/field-rules.js";
+import { asObject, type JsonObject } from "../validation/walk.js";
+import { validatePodTemplateSpec } from "./pod-spec-validation.js";
+import type { Strategy } from "./strategy.js";
+import { selectorUnchanged, workloadStrategy } from "./workload-strategy.js";
+import { controllerPodRules, specOf, templateLabelsMatch, validateWorkloadSelector } from "./workload-validation.js";
+
+function defaultUpdateStrategy(spec: JsonObject): void {
+  const updateStrategy = asObject(spec.updateStrategy);
+  if (updateStrategy?.type !== "RollingUpdate") return;
+  const rollingUpdate = asObject(updateStrategy.rollingUpdate) ?? {};
+  rollingUpdate.maxUnavailable ??= 1;
+  rollingUpdate.maxSurge ??= 0;
+  updateStrategy.rollingUpdate = rollingUpdate;
+}
+
+/** ValidateRollingUpdateDaemonSet: exactly one of maxUnavailable and maxSurge is non-zero. */
+function validateRollingUpdate(rollingUpdate: JsonObject, path: string): FieldError[] {
+  const unavailablePath = child(path, "maxUnavailable");
+  const surgePath = child(path, "maxSurge");
+  const errs = [
+    ...intOrPercentErrors(rollingUpdate.maxUnavailable, unavailablePath),
+    ...intOrPercentErrors(rollingUpdate.maxSurge, surgePath),
+    ...notOver100Percent(rollingUpdate.maxUnavailable, unavailablePath),
+    ...notOver100Percent(rollingUpdate.maxSurge, surgePath),
+  ];
+  const hasUnavailable = intOrPercentValue(rollingUpdate.maxUnavailable) !== 0;
+  const hasSurge = intOrPercentValue(rollingUpdate.maxSurge) !== 0;
+  if (hasUnavailable && hasSurge) {
+    errs.push(invalid(surgePath, rollingUpdate.maxSurge, "may not be set when maxUnavailable is non-zero"));
+  } else if (!hasUnavailable && !hasSurge) {
+    errs.push(required(unavailablePath, "cannot be 0 when maxSurge is 0"));
+  }
+  return errs;
+}
+
+function validateUpdateStrategy(updateStrategy: JsonObject, path: string): FieldError[] {
+  switch (updateStrategy.type) {
+    case "OnDelete":
+      return [];
+    case "RollingUpdate": {
+      const rollingUpdate = asObject(updateStrategy.rollingUpdate);
+      return rollingUpdate === undefined
+        ? [required(child(path, "rollingUpdate"))]
+        : validateRollingUpdate(rollingUpdate, child(path, "rollingUpdate"));
+    }
+    default:
+      return [notSupported(path, updateStrategy, ["RollingUpdate", "OnDelete"])];
+  }
+}
+
+function validateSpec(spec: JsonObject): FieldError[] {
+  const { errs, selector } = validateWorkloadSelector(spec, "empty selector is invalid for daemonset");
+  const template = asObject(spec.template) ?? {};
+  errs.push(...templateLabelsMatch(template, selector, "spec.template", true));
+  errs.push(...validatePodTemplateSpec(template, "spec.template"));
+  errs.push(...controllerPodRules(template, "spec.template", "DaemonSet"));
+  errs.push(...nonNegative(spec.minReadySeconds, "spec.minReadySeconds"));
+  errs.push(...validateUpdateStrategy(asObject(spec.updateStrategy) ?? {}, "spec.updateStrategy"));
+  errs.push(...nonNegative(spec.revisionHistoryLimit, "spec.revisionHistoryLimit"));
+  return errs;
+}
+
+export const strategy: Strategy = workloadStrategy({
+  defaults: (obj) => defaultUpdateStrategy(specOf(obj)),
+  validateSpec,
+  validateUpdate: selectorUnchanged,
+});

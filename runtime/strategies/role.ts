@@ -1,0 +1,12 @@
+// Roles (rbac.authorization.k8s.io/v1): their rules may not name non-resource URLs; a PUT creates a
+// missing role, as kube's RBAC strategies allow.
+import type { FieldError } from "../errors/field-error.js";
+import { validatePolicyRules } from "./policy-rules.js";
+import type { KubeObject, Strategy } from "./strategy.js";
+
+export const strategy: Strategy = {
+  validate(obj: KubeObject): FieldError[] {
+    return validatePolicyRules(obj.rules, true);
+  },
+  allowCreateOnUpdate: true,
+};
