@@ -17,6 +17,7 @@ commands:
     --data-dir DIR       where admin.kubeconfig and state live (default ./kapi-data)
     --cert-dir DIR       where the CA and serving certificate are kept (default <data-dir>/pki)
     --plain-http         serve HTTP instead of HTTPS
+    --storage KIND       sqlite (default, <data-dir>/kapi.db) or memory
 `;
 
 function runGenerator(args: string[]): number {
@@ -35,8 +36,11 @@ async function runServe(args: string[]): Promise<void> {
       "data-dir": { type: "string", default: "./kapi-data" },
       "cert-dir": { type: "string" },
       "plain-http": { type: "boolean", default: false },
+      storage: { type: "string", default: "sqlite" },
     },
   });
+  const storage = values.storage;
+  if (storage !== "sqlite" && storage !== "memory") throw new Error(`invalid --storage ${storage}: sqlite or memory`);
   const port = Number(values["secure-port"]);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`invalid --secure-port ${values["secure-port"]}`);
@@ -48,6 +52,7 @@ async function runServe(args: string[]): Promise<void> {
     dataDir: values["data-dir"],
     ...(values["cert-dir"] === undefined ? {} : { certDir: values["cert-dir"] }),
     plainHttp: values["plain-http"],
+    storage,
   });
   console.log(`kapi serving on ${server.url}`);
   console.log(`admin kubeconfig: ${kubeconfigPath}`);

@@ -1,6 +1,7 @@
 // What a request carries through the pipeline, and the per-server state the stages read.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorLog } from "../http/write-error.js";
+import type { ResourceApi } from "../resources/resource-api.js";
 import type { RouteMatch } from "../routing/match-route.js";
 import type { HealthChecks } from "./endpoints/health.js";
 import type { RequestInfo } from "./request-info.js";
@@ -17,6 +18,8 @@ export interface ServerState {
   address: string;
   health: HealthChecks;
   log: ErrorLog;
+  /** Every resource verb, shared by the handlers and the in-server controllers. */
+  resources: ResourceApi;
 }
 
 export interface RequestContext {

@@ -3,6 +3,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
+import { MemoryStore } from "../storage/memory-store.js";
+import { SqliteStore } from "../storage/sqlite-store.js";
+import type { Store } from "../storage/store.js";
 import { type RunningServer, startServer } from "./start-server.js";
 
 export interface ServeOptions {
@@ -12,6 +15,8 @@ export interface ServeOptions {
   /** Default `<dataDir>/pki`. */
   certDir?: string;
   plainHttp: boolean;
+  /** sqlite (default): `<dataDir>/kapi.db`, kept across restarts; memory: gone when the server stops. */
+  storage?: "sqlite" | "memory";
 }
 
 export interface Serving {
@@ -39,10 +44,15 @@ function loadOrCreateCertificates(dir: string, bindAddress: string): ServingCert
   return created;
 }
 
+function openStore(kind: "sqlite" | "memory", dataDir: string): Store {
+  return kind === "memory" ? new MemoryStore() : SqliteStore.open(join(dataDir, "kapi.db"));
+}
+
 export async function serve(options: ServeOptions): Promise<Serving> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const server = await startServer({
+    store: openStore(options.storage ?? "sqlite", dataDir),
     host: options.bindAddress,
     port: options.securePort,
     ...(options.plainHttp

@@ -4,9 +4,14 @@ import { randomBytes } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { namespaceLifecycle } from "../admission/namespace-lifecycle.js";
+import { type ControllerSwitches, startControllers } from "../controllers/start-controllers.js";
 import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
 import { renderKubeconfig } from "../http/kubeconfig.js";
 import { type ErrorLog, writeError } from "../http/write-error.js";
+import { ResourceApi } from "../resources/resource-api.js";
+import { MemoryStore } from "../storage/memory-store.js";
+import type { Store } from "../storage/store.js";
 import type { RequestContext, ServerState } from "./context.js";
 import { type HealthCheck, ping, shutdownCheck } from "./endpoints/health.js";
 import { pipeline, runStages } from "./pipeline.js";
@@ -24,6 +29,15 @@ export interface StartServerOptions {
   adminToken?: string;
   /** Where unexpected errors and failed health checks are reported; default console.error. */
   log?: ErrorLog;
+  /** The store objects live in; default a new in-memory store. The server closes it on close(). */
+  store?: Store;
+  /** How long watch history stays servable; default 5 minutes. */
+  watchHistoryWindowMs?: number;
+  /**
+   * The in-server controllers (docs/controllers.md): all on by default; `false` turns off all but the
+   * system namespaces kube-apiserver itself creates, an object switches them one by one.
+   */
+  controllers?: boolean | ControllerSwitches;
 }
 
 export interface RunningServer {
@@ -51,17 +65,32 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
+function controllerSwitches(option: boolean | ControllerSwitches | undefined): ControllerSwitches {
+  if (option === undefined || option === true) return {};
+  if (option === false) {
+    return { garbageCollector: false, namespaces: false, serviceAccounts: false, rootCa: false };
+  }
+  return option;
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? defaultLog;
   const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
   let closing = false;
   const livez: HealthCheck[] = [ping];
+  const store = options.store ?? new MemoryStore();
+  const resources = new ResourceApi({
+    store,
+    ...(options.watchHistoryWindowMs === undefined ? {} : { historyWindowMs: options.watchHistoryWindowMs }),
+  });
+  resources.addAdmission(namespaceLifecycle(resources));
   const state: ServerState = {
     adminToken,
     address: "",
     health: { livez, readyz: [...livez, shutdownCheck(() => closing)] },
     log,
+    resources,
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -75,6 +104,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const server: Server = certificates
     ? createHttpsServer({ cert: certificates.cert, key: certificates.key }, handle)
     : createHttpServer(handle);
+  const controllers = startControllers(resources, {
+    log,
+    ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
+    enabled: controllerSwitches(options.controllers),
+  });
+  // The system namespaces exist before the first request is served.
+  await controllers.ready;
   const address = await listen(server, options.port ?? 0, host);
   // A wildcard address is not one a client can dial; the certificate names 127.0.0.1.
   const reachable = address.address === "0.0.0.0" || address.address === "::" ? "127.0.0.1" : address.address;
@@ -89,12 +125,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       token: adminToken,
       ...(certificates ? { caCert: certificates.caCert } : {}),
     }),
-    close() {
+    async close() {
       closing = true;
-      return new Promise((resolve, reject) => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
+      await controllers.stop();
+      resources.close();
+      await store.close();
     },
   };
 }

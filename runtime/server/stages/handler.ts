@@ -1,6 +1,7 @@
-// The innermost stage: answers the request. Resource requests whose route exists but whose handlers have not
-// arrived yet answer 404 like an unserved path; a method the route does not allow answers 405.
+// The innermost stage: answers the request. Resource requests go to their verb's handler; a method the
+// route does not allow answers 405.
 
+import { serveResource } from "../../handlers/serve-resource.js";
 import { routeVerb } from "../../routing/match-route.js";
 import type { HttpMethod } from "../../routing/route.js";
 import type { Stage } from "../context.js";
@@ -22,8 +23,12 @@ export const handler: Stage = {
     if (ctx.info?.isResourceRequest) {
       if (!ctx.route) throw pathNotFound();
       const watch = ctx.info.verb === "watch" || queryBool(ctx.url.searchParams, "watch");
-      if (method === undefined || routeVerb(ctx.route.route, method, watch) === undefined) throw methodNotAllowed();
-      throw pathNotFound();
+      // The legacy `/watch/` path form watches even a named object's path.
+      const legacyWatch = ctx.info.verb === "watch" && method === "GET" && ctx.route.route.methods.GET === "get";
+      const verb = method === undefined ? undefined : legacyWatch ? "watch" : routeVerb(ctx.route.route, method, watch);
+      if (verb === undefined) throw methodNotAllowed();
+      await serveResource(ctx, verb);
+      return;
     }
     const endpoint = nonResourceEndpoint(ctx.url.pathname);
     if (!endpoint) throw pathNotFound();

@@ -1,8 +1,10 @@
 // A RequestContext over an in-memory request, for testing stages without a socket.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { ResourceApi } from "../../../runtime/resources/resource-api.js";
 import type { RequestContext } from "../../../runtime/server/context.js";
 import { ping } from "../../../runtime/server/endpoints/health.js";
+import { MemoryStore } from "../../../runtime/storage/memory-store.js";
 
 export interface FakeRequest {
   method?: string;
@@ -29,6 +31,7 @@ export function fakeContext(request: FakeRequest = {}): RequestContext {
       address: "127.0.0.1:6443",
       health: { livez: [ping], readyz: [ping] },
       log: () => {},
+      resources: new ResourceApi({ store: new MemoryStore() }),
     },
   };
 }

@@ -58,8 +58,10 @@ describe("handler stage", () => {
     }
   });
 
-  it("answers 404 for routes whose handlers have not arrived", async () => {
-    expect((await answer({ path: "/api/v1/namespaces/ns/pods/p" })).code).toBe(404);
-    expect((await answer({ method: "POST", path: "/api/v1/namespaces" })).code).toBe(404);
+  it("hands resource requests to their verb's handler", async () => {
+    const missing = await answer({ path: "/api/v1/namespaces/ns/pods/p" });
+    expect(missing.error?.status).toMatchObject({ reason: "NotFound", message: 'pods "p" not found', code: 404 });
+    const unserved = await answer({ path: "/api/v1/namespaces/ns/pods/p/log" });
+    expect(unserved.error?.status.message).toBe("the server could not find the requested resource");
   });
 });

@@ -1,0 +1,21 @@
+// A write's body: decoded by its Content-Type, unknown fields dropped and duplicate keys noticed, both
+// reported as the request's fieldValidation level asks (warnings, a 400, or nothing).
+
+import { decodeObject } from "../codecs/decode-object.js";
+import type { FieldValidation } from "../codecs/field-validation.js";
+import type { RequestContext } from "../server/context.js";
+import type { KubeObject } from "../strategies/strategy.js";
+
+export interface RequestObject {
+  object: KubeObject;
+  warnings: string[];
+}
+
+/** The body as an object of `kind` (the kind served at the endpoint, or a subresource's kind). */
+export function readRequestObject(
+  ctx: RequestContext,
+  kind: { group: string; version: string; kind: string },
+  level: FieldValidation,
+): RequestObject {
+  return decodeObject(ctx.req.headers["content-type"], ctx.body ?? Buffer.alloc(0), level, kind);
+}

@@ -1,0 +1,108 @@
+// Writing a resource handler's answer in the format the client negotiated: JSON straight from the cached
+// serialization when nothing needs transforming, otherwise YAML, Table or PartialObjectMetadata built from
+// the objects. Warnings from the write path travel as `Warning` headers.
+
+import { encodeObject, writeEncoded } from "../codecs/encode-response.js";
+import { warningHeader } from "../codecs/field-validation.js";
+import { toPartialObjectMetadata, toPartialObjectMetadataList } from "../codecs/partial-object-metadata.js";
+import { negotiateResponse, type ResponseFormat } from "../codecs/response-format.js";
+import { toTable } from "../codecs/table.js";
+import type { ServedKind } from "../registry/lookup.js";
+import { apiVersionOf } from "../resources/kinds.js";
+import type { ListResult, ReadItem } from "../resources/resource-api.js";
+import { jsonAt } from "../resources/versioned.js";
+import type { RequestContext } from "../server/context.js";
+import type { KubeObject } from "../strategies/strategy.js";
+
+export function responseFormat(
+  ctx: RequestContext,
+  target: { list: boolean; watch: boolean; kind?: ServedKind },
+): ResponseFormat {
+  const kind = target.kind === undefined ? {} : { kind: { group: target.kind.group, kind: target.kind.kind } };
+  return negotiateResponse(
+    ctx.req.headers.accept,
+    ctx.url.searchParams,
+    { list: target.list, watch: target.watch, ...kind },
+    ctx.req.headers["user-agent"],
+  );
+}
+
+const newline = Buffer.from("\n");
+
+function headersFor(warnings: readonly string[] | undefined): Record<string, string[]> {
+  return warnings === undefined || warnings.length === 0 ? {} : { Warning: warnings.map(warningHeader) };
+}
+
+/** The value a single object is sent as in `format` (a Status is sent as itself whatever was asked). */
+export function transformObject(
+  format: ResponseFormat,
+  kind: ServedKind,
+  object: KubeObject,
+  noHeaders = false,
+): unknown {
+  if (object.kind === "Status") return object;
+  if (format.kind === "table") {
+    return toTable([object], kind, { includeObject: format.includeObject, version: format.version, noHeaders });
+  }
+  if (format.kind === "partial-object-metadata") return toPartialObjectMetadata(object, format.version);
+  return object;
+}
+
+export function sendObject(
+  ctx: RequestContext,
+  format: ResponseFormat,
+  code: number,
+  kind: ServedKind,
+  object: KubeObject,
+  options: { warnings?: readonly string[]; item?: ReadItem } = {},
+): void {
+  const headers = headersFor(options.warnings);
+  if (format.kind === "json" && !format.pretty && options.item !== undefined) {
+    const body = Buffer.concat([jsonAt(options.item.cached, kind), newline]);
+    writeEncoded(ctx.req, ctx.res, code, { contentType: "application/json", body }, headers);
+    return;
+  }
+  writeEncoded(ctx.req, ctx.res, code, encodeObject(format, transformObject(format, kind, object)), headers);
+}
+
+function listMeta(result: ListResult): Record<string, unknown> {
+  return {
+    resourceVersion: String(result.resourceVersion),
+    ...(result.continue === undefined ? {} : { continue: result.continue }),
+    ...(result.remainingItemCount === undefined ? {} : { remainingItemCount: result.remainingItemCount }),
+  };
+}
+
+export function listKindOf(kind: ServedKind): string {
+  return kind.listKind ?? `${kind.kind}List`;
+}
+
+export function sendList(ctx: RequestContext, format: ResponseFormat, kind: ServedKind, result: ListResult): void {
+  const metadata = listMeta(result);
+  if (format.kind === "json" && !format.pretty) {
+    // The list is assembled from each item's shared serialization rather than re-encoding every object.
+    const head = `{"kind":${JSON.stringify(listKindOf(kind))},"apiVersion":${JSON.stringify(apiVersionOf(kind))},"metadata":${JSON.stringify(metadata)},"items":[`;
+    const parts: Uint8Array[] = [Buffer.from(head)];
+    result.items.forEach((item, i) => {
+      if (i > 0) parts.push(Buffer.from(","));
+      parts.push(jsonAt(item.cached, kind));
+    });
+    parts.push(Buffer.from("]}\n"));
+    writeEncoded(ctx.req, ctx.res, 200, { contentType: "application/json", body: Buffer.concat(parts) });
+    return;
+  }
+  const objects = result.items.map((item) => item.object);
+  let value: unknown;
+  if (format.kind === "table") {
+    value = toTable(objects, kind, {
+      includeObject: format.includeObject,
+      version: format.version,
+      listMeta: metadata,
+    });
+  } else if (format.kind === "partial-object-metadata") {
+    value = toPartialObjectMetadataList(objects, metadata, format.version);
+  } else {
+    value = { kind: listKindOf(kind), apiVersion: apiVersionOf(kind), metadata, items: objects };
+  }
+  writeEncoded(ctx.req, ctx.res, 200, encodeObject(format, value));
+}

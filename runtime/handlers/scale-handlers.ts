@@ -1,0 +1,142 @@
+// The scale subresource: an autoscaling/v1 Scale read from and written to the paths the schema names in
+// the parent object (spec and status replicas, the label selector).
+import * as fe from "../errors/field-error.js";
+import { conflict, invalid, notFound } from "../errors/status-error.js";
+import type { SubresourceRecord } from "../registry/kind-record.js";
+import { apiVersionOf, groupResource } from "../resources/kinds.js";
+import { objectMeta } from "../resources/object-access.js";
+import type { Target } from "../resources/resource-api.js";
+import { modifiedCause } from "../resources/update-object.js";
+import type { RequestContext } from "../server/context.js";
+import type { KubeObject } from "../strategies/strategy.js";
+import { readRequestObject } from "./request-body.js";
+import { responseFormat, sendObject } from "./respond.js";
+import { parseWriteQuery } from "./write-options.js";
+
+type ScaleRecord = SubresourceRecord & {
+  scale: NonNullable<SubresourceRecord["scale"]>;
+  kind: NonNullable<SubresourceRecord["kind"]>;
+};
+
+export function scaleRecord(target: Target): ScaleRecord {
+  const record = target.kind.resource.subresources.find((s) => s.name === "scale");
+  if (record?.scale === undefined || record.kind === undefined)
+    throw notFound(groupResource(target.kind), target.name ?? "");
+  return record as ScaleRecord;
+}
+
+function segments(path: string): string[] {
+  return path.replace(/^\./, "").split(".");
+}
+
+function readPath(obj: KubeObject, path: string): unknown {
+  let value: unknown = obj;
+  for (const key of segments(path)) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+function writePath(obj: KubeObject, path: string, value: unknown): void {
+  const keys = segments(path);
+  let node = obj as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) {
+    if (typeof node[key] !== "object" || node[key] === null) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys.at(-1) as string] = value;
+}
+
+/** A label selector object as its string form (`app=web,tier in (a,b)`), as kube's FormatLabelSelector. */
+function formatSelector(selector: unknown): string | undefined {
+  if (typeof selector === "string") return selector;
+  if (typeof selector !== "object" || selector === null) return undefined;
+  const { matchLabels, matchExpressions } = selector as {
+    matchLabels?: Record<string, string>;
+    matchExpressions?: { key: string; operator: string; values?: string[] }[];
+  };
+  const terms = Object.entries(matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  for (const e of matchExpressions ?? []) {
+    const values = (e.values ?? []).join(",");
+    if (e.operator === "In") terms.push(`${e.key} in (${values})`);
+    else if (e.operator === "NotIn") terms.push(`${e.key} notin (${values})`);
+    else if (e.operator === "Exists") terms.push(e.key);
+    else if (e.operator === "DoesNotExist") terms.push(`!${e.key}`);
+  }
+  return terms.sort().join(",");
+}
+
+export function scaleOf(parent: KubeObject, record: ScaleRecord): KubeObject {
+  const meta = objectMeta(parent);
+  const selectorPath = record.scale.labelSelectorPath;
+  const selector =
+    selectorPath === undefined ? undefined : (readPath(parent, selectorPath) ?? readPath(parent, ".spec.selector"));
+  const formatted = formatSelector(selector);
+  return {
+    kind: record.kind.kind,
+    apiVersion: apiVersionOf(record.kind),
+    metadata: {
+      name: meta.name,
+      ...(meta.namespace === undefined ? {} : { namespace: meta.namespace }),
+      uid: meta.uid,
+      resourceVersion: meta.resourceVersion,
+      creationTimestamp: meta.creationTimestamp,
+    },
+    spec: { replicas: readPath(parent, record.scale.specReplicasPath) ?? 0 },
+    status: {
+      replicas: readPath(parent, record.scale.statusReplicasPath) ?? 0,
+      ...(formatted === undefined ? {} : { selector: formatted }),
+    },
+  };
+}
+
+export async function getScale(ctx: RequestContext, target: Target): Promise<void> {
+  const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
+  const record = scaleRecord(target);
+  const { object } = await ctx.server.resources.get({ ...target, subresource: undefined });
+  sendObject(ctx, format, 200, target.kind, scaleOf(object, record));
+}
+
+/** Writes the replicas of `scale` into the parent, guarded by the Scale's resourceVersion when it has one. */
+export async function writeScale(
+  ctx: RequestContext,
+  target: Target,
+  record: ScaleRecord,
+  scale: KubeObject,
+  dryRun: boolean,
+): Promise<KubeObject> {
+  const name = target.name as string;
+  const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
+  if (typeof replicas === "number" && replicas < 0) {
+    throw invalid({ group: record.kind.group, name: record.kind.kind }, name, [
+      fe.invalid("spec.replicas", replicas, "must be greater than or equal to 0"),
+    ]);
+  }
+  const requested = objectMeta(scale).resourceVersion;
+  const pinned = typeof requested === "string" && requested !== "";
+  const api = ctx.server.resources;
+  const parentTarget = { ...target, subresource: undefined };
+  for (;;) {
+    const current = structuredClone((await api.get(parentTarget)).object);
+    if (pinned && requested !== objectMeta(current).resourceVersion) {
+      throw conflict(groupResource(target.kind), name, modifiedCause);
+    }
+    writePath(current, record.scale.specReplicasPath, typeof replicas === "number" ? replicas : 0);
+    try {
+      const { object } = await api.update(parentTarget, current, { dryRun });
+      return scaleOf(object, record);
+    } catch (error) {
+      if ((error as { code?: number }).code !== 409 || pinned) throw error;
+    }
+  }
+}
+
+export async function updateScale(ctx: RequestContext, target: Target): Promise<void> {
+  const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
+  const record = scaleRecord(target);
+  const { dryRun, fieldValidation } = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
+  const { object: scale, warnings } = readRequestObject(ctx, record.kind, fieldValidation);
+  const written = await writeScale(ctx, target, record, scale, dryRun);
+  sendObject(ctx, format, 200, target.kind, written, { warnings });
+}

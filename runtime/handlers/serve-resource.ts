@@ -1,0 +1,47 @@
+// Dispatches a resource request to its verb's handler. Subresources served by strategy hooks that kapi
+// does not implement yet (pods/log, pods/exec, …) answer 404 like unserved paths.
+import { methodNotSupported } from "../errors/status-error.js";
+import type { Verb } from "../registry/kind-record.js";
+import { groupResource } from "../resources/kinds.js";
+import type { RequestContext } from "../server/context.js";
+import { pathNotFound } from "../server/generic-errors.js";
+import { deleteCollection, deleteResource } from "./delete-handlers.js";
+import { patchResource } from "./patch-handler.js";
+import { getResource, listResource } from "./read-handlers.js";
+import { resourceTarget } from "./resource-target.js";
+import { getScale, updateScale } from "./scale-handlers.js";
+import { watchResource } from "./watch-handler.js";
+import { createResource, updateResource } from "./write-handlers.js";
+
+export async function serveResource(ctx: RequestContext, verb: Verb): Promise<void> {
+  const target = resourceTarget(ctx);
+  if (target.subresource === "scale") {
+    if (verb === "get") return getScale(ctx, target);
+    if (verb === "update") return updateScale(ctx, target);
+    if (verb === "patch") return patchResource(ctx, target);
+  } else if (target.subresource === undefined || target.subresource === "status") {
+    switch (verb) {
+      case "get":
+        return getResource(ctx, target);
+      case "list":
+        return listResource(ctx, target);
+      case "watch":
+        return watchResource(ctx, target);
+      case "create":
+        return createResource(ctx, target);
+      case "update":
+        return updateResource(ctx, target);
+      case "patch":
+        return patchResource(ctx, target);
+      case "delete":
+        return deleteResource(ctx, target);
+      case "deletecollection":
+        return deleteCollection(ctx, target);
+      default:
+        break;
+    }
+  } else {
+    throw pathNotFound();
+  }
+  throw methodNotSupported(groupResource(target.kind), verb);
+}

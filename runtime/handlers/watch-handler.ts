@@ -1,0 +1,119 @@
+// watch: a chunked stream of `{"type":…,"object":…}` lines. Each event's object bytes come from the
+// cached object's shared serialization, so a change fanned out to many watchers is encoded once. A start
+// revision that left the history window is answered as kube does: 200 and one ERROR event with a 410.
+import { encodeObject, escapeGoJson } from "../codecs/encode-response.js";
+import type { ResponseFormat } from "../codecs/response-format.js";
+import { StatusError } from "../errors/status-error.js";
+import type { ServedKind } from "../registry/lookup.js";
+import { apiVersionOf } from "../resources/kinds.js";
+import { parseWatchQuery } from "../resources/list-options.js";
+import type { Target } from "../resources/resource-api.js";
+import { jsonAt, viewAt } from "../resources/versioned.js";
+import type { RequestContext } from "../server/context.js";
+import type { KubeObject } from "../strategies/strategy.js";
+import type { CacheEvent } from "../watch-cache/cache-watch.js";
+import type { CachedObject } from "../watch-cache/cached-object.js";
+import { responseFormat, transformObject } from "./respond.js";
+
+/** kube's --min-request-timeout: a watch without timeoutSeconds ends after 1 to 2 times this. */
+const minRequestTimeoutSeconds = 1800;
+const encoder = new TextEncoder();
+
+/** A deleted object is shown with the deletion's revision, as kube's watch cache does. */
+function deletedJson(cached: CachedObject<KubeObject>, kind: ServedKind, revision: number): Uint8Array {
+  const key = `json:${kind.version}:deleted`;
+  let bytes = cached.encoded.get(key);
+  if (bytes === undefined) {
+    const view = viewAt(cached, kind);
+    const copy = { ...view, metadata: { ...(view.metadata as object), resourceVersion: String(revision) } };
+    bytes = encoder.encode(escapeGoJson(JSON.stringify(copy)));
+    cached.encoded.set(key, bytes);
+  }
+  return bytes;
+}
+
+function bookmarkObject(kind: ServedKind, revision: number, initialEventsEnd: boolean): KubeObject {
+  return {
+    kind: kind.kind,
+    apiVersion: apiVersionOf(kind),
+    metadata: {
+      resourceVersion: String(revision),
+      ...(initialEventsEnd ? { annotations: { "k8s.io/initial-events-end": "true" } } : {}),
+    },
+  };
+}
+
+function frame(format: ResponseFormat, kind: ServedKind, event: CacheEvent<KubeObject>, first: boolean): Buffer {
+  if (event.type === "BOOKMARK") {
+    const object = bookmarkObject(kind, event.resourceVersion, event.initialEventsEnd);
+    return Buffer.from(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
+  }
+  if (format.kind === "json" && !format.pretty) {
+    const object =
+      event.type === "DELETED" ? deletedJson(event.object, kind, event.resourceVersion) : jsonAt(event.object, kind);
+    return Buffer.concat([Buffer.from(`{"type":"${event.type}","object":`), object, Buffer.from("}\n")]);
+  }
+  let object = viewAt(event.object, kind);
+  if (event.type === "DELETED") {
+    object = {
+      ...object,
+      metadata: { ...(object.metadata as object), resourceVersion: String(event.resourceVersion) },
+    };
+  }
+  // Table events after the first carry rows only, as kube-apiserver sends them.
+  const value = { type: event.type, object: transformObject(format, kind, object, !first) };
+  return encodeObject({ kind: "json", pretty: false }, value).body;
+}
+
+function write(ctx: RequestContext, chunk: Buffer): Promise<void> {
+  if (ctx.res.write(chunk)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      ctx.res.off("drain", done);
+      ctx.res.off("close", done);
+      resolve();
+    };
+    ctx.res.on("drain", done);
+    ctx.res.on("close", done);
+  });
+}
+
+export async function watchResource(ctx: RequestContext, target: Target): Promise<void> {
+  const format = responseFormat(ctx, { list: true, watch: true, kind: target.kind });
+  const query = parseWatchQuery(ctx.url.searchParams);
+  if (target.name !== undefined) {
+    // A watch on one object's path is a watch of its collection narrowed to that name.
+    const byName = `metadata.name=${target.name}`;
+    query.fieldSelector = query.fieldSelector === undefined ? byName : `${query.fieldSelector},${byName}`;
+  }
+  const collection: Target = { kind: target.kind, namespace: target.namespace };
+  const stop = new AbortController();
+  const contentType = "application/json";
+  let watch: Awaited<ReturnType<typeof ctx.server.resources.watch>>;
+  try {
+    watch = await ctx.server.resources.watch(collection, query, stop.signal);
+  } catch (error) {
+    if (!(error instanceof StatusError) || error.code !== 410) throw error;
+    ctx.res.writeHead(200, { "Content-Type": contentType });
+    ctx.res.end(`${JSON.stringify({ type: "ERROR", object: error.status })}\n`);
+    return;
+  }
+  const seconds = query.timeoutSeconds ?? minRequestTimeoutSeconds * (1 + Math.random());
+  const timer = setTimeout(() => stop.abort(), seconds * 1000);
+  timer.unref();
+  ctx.res.on("close", () => stop.abort());
+  ctx.res.writeHead(200, { "Content-Type": contentType, "Transfer-Encoding": "chunked" });
+  ctx.res.flushHeaders();
+  try {
+    let first = true;
+    for await (const event of watch) {
+      if (ctx.res.destroyed) break;
+      await write(ctx, frame(format, target.kind, event, first));
+      if (event.type !== "BOOKMARK") first = false;
+    }
+  } finally {
+    clearTimeout(timer);
+    watch.stop();
+    if (!ctx.res.writableEnded) ctx.res.end();
+  }
+}

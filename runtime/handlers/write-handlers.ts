@@ -1,0 +1,26 @@
+// create (POST) and update (PUT) of a resource or its status.
+import type { Target } from "../resources/resource-api.js";
+import type { RequestContext } from "../server/context.js";
+import { readRequestObject } from "./request-body.js";
+import { responseFormat, sendObject } from "./respond.js";
+import { parseWriteQuery } from "./write-options.js";
+
+export async function createResource(ctx: RequestContext, target: Target): Promise<void> {
+  const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
+  const { dryRun, fieldValidation } = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
+  const { object, warnings } = readRequestObject(ctx, target.kind, fieldValidation);
+  const created = await ctx.server.resources.create(target, object, { dryRun });
+  sendObject(ctx, format, 201, target.kind, created, {
+    warnings: [...warnings, ...(target.kind.strategy?.warnings?.(created) ?? [])],
+  });
+}
+
+export async function updateResource(ctx: RequestContext, target: Target): Promise<void> {
+  const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
+  const { dryRun, fieldValidation } = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
+  const { object, warnings } = readRequestObject(ctx, target.kind, fieldValidation);
+  const result = await ctx.server.resources.update(target, object, { dryRun });
+  sendObject(ctx, format, result.created ? 201 : 200, target.kind, result.object, {
+    warnings: [...warnings, ...(target.kind.strategy?.warnings?.(result.object) ?? [])],
+  });
+}

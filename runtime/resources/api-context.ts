@@ -1,0 +1,53 @@
+// What the write and read paths share within one server: storage per resource, admission, the clock.
+import type { AdmissionPlugin } from "../admission/admission.js";
+import type { ServedKind } from "../registry/lookup.js";
+import type { Store } from "../storage/store.js";
+import { groupResource, storageKindOf } from "./kinds.js";
+import { ResourceStorage } from "./resource-storage.js";
+import { objectKey, storagePrefix } from "./storage-key.js";
+
+export interface Target {
+  /** The kind served at the request's group, version and resource. */
+  kind: ServedKind;
+  /** Set for namespaced requests; undefined lists across namespaces. */
+  namespace?: string | undefined;
+  name?: string | undefined;
+  subresource?: string | undefined;
+}
+
+export class ApiContext {
+  private readonly storages = new Map<string, ResourceStorage>();
+
+  constructor(
+    readonly store: Store,
+    readonly admission: readonly AdmissionPlugin[],
+    readonly now: () => Date,
+    private readonly historyWindowMs: number | undefined,
+  ) {}
+
+  storageOf(kind: ServedKind): ResourceStorage {
+    const stored = storageKindOf(kind);
+    const prefix = storagePrefix({ group: stored.group, resource: stored.resource.plural });
+    let storage = this.storages.get(prefix);
+    if (storage === undefined) {
+      storage = new ResourceStorage({
+        store: this.store,
+        prefix,
+        ...(this.historyWindowMs === undefined ? {} : { historyWindowMs: this.historyWindowMs }),
+      });
+      this.storages.set(prefix, storage);
+    }
+    return storage;
+  }
+
+  keyOf(target: Target, name: string): string {
+    const namespaced = target.kind.resource.scope === "Namespaced";
+    return objectKey(this.storageOf(target.kind).prefix, namespaced ? target.namespace : undefined, name);
+  }
+
+  close(): void {
+    for (const storage of this.storages.values()) storage.close();
+  }
+}
+
+export { groupResource };

@@ -1,0 +1,90 @@
+// A create, in kube-apiserver's order: type and namespace checks, defaulting, mutating admission, the
+// server's metadata (uid, creation time, generation, a generated name), the kind's preparation,
+// validation, validating admission, then the store. With dry run everything but the store write runs.
+import { randomUUID } from "node:crypto";
+import { admitMutating, admitValidating } from "../admission/admission.js";
+import { alreadyExists } from "../errors/status-error.js";
+import { KeyExistsError } from "../storage/errors.js";
+import type { KubeObject } from "../strategies/strategy.js";
+import type { ApiContext, Target } from "./api-context.js";
+import { generateName } from "./generate-name.js";
+import { groupResource, hasStatus, storageKindOf, tracksGeneration } from "./kinds.js";
+import { objectMeta } from "./object-access.js";
+import { decodeStored, encodeStored } from "./resource-storage.js";
+import { formatTime } from "./timestamps.js";
+import { checkNamespace, checkTypeMeta } from "./type-meta.js";
+import { defaultObject, validateObject } from "./validate-object.js";
+import { toVersion } from "./versioned.js";
+
+export interface WriteOptions {
+  dryRun?: boolean;
+}
+
+/** kube retries a generated name that collides this many times in all. */
+const generateNameAttempts = 8;
+
+/** Fields of ObjectMeta only the server sets on create. */
+function resetSystemMeta(meta: Record<string, unknown>, now: Date): void {
+  meta.uid = randomUUID();
+  meta.creationTimestamp = formatTime(now);
+  delete meta.resourceVersion;
+  delete meta.selfLink;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+}
+
+export async function createObject(
+  api: ApiContext,
+  target: Target,
+  body: KubeObject,
+  options: WriteOptions = {},
+): Promise<KubeObject> {
+  const { kind } = target;
+  const obj = body;
+  checkTypeMeta(obj, kind);
+  checkNamespace(obj, kind, target.namespace);
+  defaultObject(kind, obj);
+  const meta = objectMeta(obj);
+  const dryRun = options.dryRun === true;
+  const attributes = {
+    operation: "CREATE" as const,
+    kind,
+    namespace: target.namespace,
+    name: typeof meta.name === "string" ? meta.name : "",
+    subresource: undefined,
+    object: obj,
+    dryRun,
+  };
+  await admitMutating(api.admission, attributes);
+
+  resetSystemMeta(meta, api.now());
+  const prefix = typeof meta.generateName === "string" && meta.generateName !== "" ? meta.generateName : undefined;
+  const named = typeof meta.name === "string" && meta.name !== "";
+  if (!named && prefix !== undefined) meta.name = generateName(prefix);
+  if (hasStatus(kind)) delete obj.status;
+  if (tracksGeneration(kind)) meta.generation = 1;
+  else delete meta.generation;
+  kind.strategy?.prepareForCreate?.(obj);
+
+  validateObject(kind, obj);
+  attributes.name = meta.name as string;
+  await admitValidating(api.admission, attributes);
+
+  const stored = storageKindOf(kind);
+  const atStorage = stored.version === kind.version ? obj : toVersion(obj, stored.version);
+  if (dryRun) return obj;
+  for (let attempt = 1; ; attempt++) {
+    const name = objectMeta(atStorage).name as string;
+    try {
+      const kv = await api.store.create(api.keyOf(target, name), encodeStored(atStorage));
+      const created = decodeStored(kv);
+      return stored.version === kind.version ? created : toVersion(created, kind.version);
+    } catch (error) {
+      if (!(error instanceof KeyExistsError)) throw error;
+      if (named || prefix === undefined || attempt === generateNameAttempts) {
+        throw alreadyExists(groupResource(kind), name);
+      }
+      objectMeta(atStorage).name = generateName(prefix);
+    }
+  }
+}

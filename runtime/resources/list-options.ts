@@ -1,0 +1,151 @@
+// The list and watch query parameters, parsed and checked as kube-apiserver's handlers do (defaults, then
+// ValidateListOptions), and the label and field selectors turned into one predicate.
+import * as fe from "../errors/field-error.js";
+import { badRequest, invalid } from "../errors/status-error.js";
+import type { ServedKind } from "../registry/lookup.js";
+import { parseFieldSelector } from "../selection/field-selector.js";
+import { fieldSetOf, notKnownFieldSelector, unsupportedFieldError } from "../selection/field-set.js";
+import { parseLabelSelector } from "../selection/parse-label-selector.js";
+import { queryBool } from "../server/request-info.js";
+import type { KubeObject } from "../strategies/strategy.js";
+import { labelsOf } from "./object-access.js";
+
+export interface ListQuery {
+  resourceVersion?: string;
+  resourceVersionMatch?: "NotOlderThan" | "Exact";
+  limit?: number;
+  continue?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface WatchQuery {
+  resourceVersion?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  allowWatchBookmarks: boolean;
+  sendInitialEvents?: boolean;
+  timeoutSeconds?: number;
+}
+
+const listOptionsKind = { group: "meta.k8s.io", name: "ListOptions" };
+
+function optional(query: URLSearchParams, key: string): string | undefined {
+  const value = query.get(key);
+  return value === null || value === "" ? undefined : value;
+}
+
+/** An integer query parameter; kube's conversion answers a malformed one with 400. */
+function integerParam(query: URLSearchParams, key: string): number | undefined {
+  const text = optional(query, key);
+  if (text === undefined) return undefined;
+  if (!/^-?\d+$/.test(text)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
+  return Number(text);
+}
+
+export function parseListQuery(query: URLSearchParams): ListQuery {
+  const resourceVersion = optional(query, "resourceVersion");
+  const match = optional(query, "resourceVersionMatch");
+  const cont = optional(query, "continue");
+  const errs: fe.FieldError[] = [];
+  if (match !== undefined) {
+    if (resourceVersion === undefined) {
+      errs.push(
+        fe.forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided"),
+      );
+    }
+    if (cont !== undefined) {
+      errs.push(fe.forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
+    }
+    if (match !== "Exact" && match !== "NotOlderThan") {
+      errs.push(fe.notSupported("resourceVersionMatch", match, ["Exact", "NotOlderThan", ""]));
+    }
+    if (match === "Exact" && resourceVersion === "0") {
+      errs.push(
+        fe.forbidden("resourceVersionMatch", 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'),
+      );
+    }
+  }
+  if (query.has("sendInitialEvents")) {
+    errs.push(fe.forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
+  }
+  if (errs.length > 0) throw invalid(listOptionsKind, "", errs);
+  const limit = integerParam(query, "limit");
+  return {
+    ...(resourceVersion === undefined ? {} : { resourceVersion }),
+    ...(match === "Exact" || match === "NotOlderThan" ? { resourceVersionMatch: match } : {}),
+    ...(limit !== undefined && limit > 0 ? { limit } : {}),
+    ...(cont === undefined ? {} : { continue: cont }),
+    ...selectorParams(query),
+  };
+}
+
+export function parseWatchQuery(query: URLSearchParams): WatchQuery {
+  const resourceVersion = optional(query, "resourceVersion");
+  let match = optional(query, "resourceVersionMatch");
+  let sendInitialEvents = query.has("sendInitialEvents") ? queryBool(query, "sendInitialEvents") : undefined;
+  // WatchList defaulting: a watch from "now" or "any" is a stream of the initial state, then changes.
+  if (sendInitialEvents === undefined && match === undefined && (resourceVersion ?? "0") === "0") {
+    sendInitialEvents = true;
+    match = "NotOlderThan";
+  }
+  const errs: fe.FieldError[] = [];
+  if (sendInitialEvents !== undefined && match !== "NotOlderThan") {
+    errs.push(
+      fe.forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"),
+    );
+  }
+  if (match !== undefined) {
+    if (sendInitialEvents === undefined) {
+      errs.push(
+        fe.forbidden(
+          "resourceVersionMatch",
+          "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+        ),
+      );
+    }
+    if (match !== "NotOlderThan") errs.push(fe.notSupported("resourceVersionMatch", match, ["NotOlderThan"]));
+    if (optional(query, "continue") !== undefined) {
+      errs.push(fe.forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
+    }
+  }
+  if (errs.length > 0) throw invalid(listOptionsKind, "", errs);
+  const timeoutSeconds = integerParam(query, "timeoutSeconds");
+  return {
+    ...(resourceVersion === undefined ? {} : { resourceVersion }),
+    allowWatchBookmarks: queryBool(query, "allowWatchBookmarks"),
+    ...(sendInitialEvents === undefined ? {} : { sendInitialEvents }),
+    ...(timeoutSeconds !== undefined && timeoutSeconds > 0 ? { timeoutSeconds } : {}),
+    ...selectorParams(query),
+  };
+}
+
+function selectorParams(query: URLSearchParams): { labelSelector?: string; fieldSelector?: string } {
+  const labelSelector = optional(query, "labelSelector");
+  const fieldSelector = optional(query, "fieldSelector");
+  return {
+    ...(labelSelector === undefined ? {} : { labelSelector }),
+    ...(fieldSelector === undefined ? {} : { fieldSelector }),
+  };
+}
+
+/** One predicate for both selectors, undefined when neither narrows anything; 400 for a bad selector. */
+export function selectionFilter(
+  kind: ServedKind,
+  selectors: { labelSelector?: string; fieldSelector?: string },
+): ((obj: KubeObject) => boolean) | undefined {
+  const labels = parseLabelSelector(selectors.labelSelector ?? "");
+  if (!labels.ok) throw badRequest(labels.error);
+  const fields = parseFieldSelector(selectors.fieldSelector ?? "");
+  if (!fields.ok) throw badRequest(fields.error);
+  const selectable = kind.resource.selectableFields;
+  const allowed = new Set(["metadata.name", "metadata.namespace", ...selectable]);
+  const unsupported = unsupportedFieldError(fields.selector, allowed, notKnownFieldSelector);
+  if (unsupported !== undefined) throw badRequest(unsupported);
+  const labelSelector = labels.selector;
+  const fieldSelector = fields.selector;
+  if (labelSelector.isEmpty() && fieldSelector.isEmpty()) return undefined;
+  return (obj) =>
+    labelSelector.matches(labelsOf(obj)) &&
+    (fieldSelector.isEmpty() || fieldSelector.matches(fieldSetOf(obj, selectable)));
+}

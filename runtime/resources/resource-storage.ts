@@ -1,0 +1,57 @@
+// The objects of one stored resource: writes go to the store, reads are served by the resource's watch
+// cache. Objects are stored as JSON in the storage version without their resourceVersion, which is the
+// store's modRevision and set on decode, so a write never needs to know its own revision in advance.
+import type { KeyValue, Store } from "../storage/store.js";
+import type { KubeObject } from "../strategies/strategy.js";
+import { WatchCache } from "../watch-cache/watch-cache.js";
+import { objectMeta } from "./object-access.js";
+
+export interface ResourceStorageOptions {
+  store: Store;
+  prefix: string;
+  historyWindowMs?: number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function decodeStored(kv: KeyValue): KubeObject {
+  const obj = JSON.parse(decoder.decode(kv.value)) as KubeObject;
+  objectMeta(obj).resourceVersion = String(kv.modRevision);
+  return obj;
+}
+
+/** The bytes to store: the object without the resourceVersion it was read or sent with. */
+export function encodeStored(obj: KubeObject): Uint8Array {
+  const meta = objectMeta(obj);
+  const { resourceVersion: _, ...rest } = meta;
+  return encoder.encode(JSON.stringify({ ...obj, metadata: rest }));
+}
+
+export class ResourceStorage {
+  readonly store: Store;
+  readonly prefix: string;
+  private readonly historyWindowMs: number | undefined;
+  private opening: Promise<WatchCache<KubeObject>> | undefined;
+
+  constructor(options: ResourceStorageOptions) {
+    this.store = options.store;
+    this.prefix = options.prefix;
+    this.historyWindowMs = options.historyWindowMs;
+  }
+
+  /** The watch cache, opened on first use: most resources of a server are never read. */
+  cache(): Promise<WatchCache<KubeObject>> {
+    this.opening ??= WatchCache.open({
+      store: this.store,
+      prefix: this.prefix,
+      decode: decodeStored,
+      ...(this.historyWindowMs === undefined ? {} : { historyWindowMs: this.historyWindowMs }),
+    });
+    return this.opening;
+  }
+
+  close(): void {
+    void this.opening?.then((cache) => cache.close());
+  }
+}

@@ -1,0 +1,148 @@
+// An update (PUT) of the main resource or its status: read the stored object, check the client's
+// resourceVersion, carry over what a client cannot change, prepare, validate, admit, and write guarded by
+// the revision read. An unconditional update retries when another write lands in between; a write that
+// changes nothing is not stored and keeps the resourceVersion, as kube skips identical bytes.
+import { isDeepStrictEqual } from "node:util";
+import { admitMutating, admitValidating } from "../admission/admission.js";
+import * as fe from "../errors/field-error.js";
+import { badRequest, conflict, invalid, notFound } from "../errors/status-error.js";
+import { ConflictError, NotFoundError } from "../storage/errors.js";
+import type { KubeObject } from "../strategies/strategy.js";
+import type { ApiContext, Target } from "./api-context.js";
+import { createObject, type WriteOptions } from "./create-object.js";
+import { deleteIfFinalized } from "./delete-object.js";
+import { groupKind, groupResource, hasStatus, storageKindOf, tracksGeneration } from "./kinds.js";
+import { finalizersOf, objectMeta } from "./object-access.js";
+import { decodeStored, encodeStored } from "./resource-storage.js";
+import { checkNamespace, checkTypeMeta } from "./type-meta.js";
+import { defaultObject, validateObject } from "./validate-object.js";
+import { toVersion } from "./versioned.js";
+
+export const modifiedCause =
+  "the object has been modified; please apply your changes to the latest version and try again";
+
+export interface UpdateResult {
+  object: KubeObject;
+  created: boolean;
+}
+
+/** Everything but metadata and status differs: the kind's generation moves on. */
+function specChanged(obj: KubeObject, old: KubeObject): boolean {
+  const { metadata: _m, status: _s, ...a } = obj;
+  const { metadata: _om, status: _os, ...b } = old;
+  return !isDeepStrictEqual(a, b);
+}
+
+/** What an update keeps from the stored object whatever the client sends (kube's BeforeUpdate). */
+function prepareUpdate(target: Target, obj: KubeObject, old: KubeObject): void {
+  if (target.subresource === "status") {
+    const status = obj.status;
+    for (const key of Object.keys(obj)) delete obj[key];
+    Object.assign(obj, structuredClone(old));
+    if (status === undefined) delete obj.status;
+    else obj.status = status;
+    return;
+  }
+  if (hasStatus(target.kind)) {
+    if (old.status === undefined) delete obj.status;
+    else obj.status = structuredClone(old.status);
+  }
+  const meta = objectMeta(obj);
+  const oldMeta = objectMeta(old);
+  if (meta.uid === undefined || meta.uid === "") meta.uid = oldMeta.uid;
+  for (const field of ["creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"]) {
+    if (oldMeta[field] === undefined) delete meta[field];
+    else meta[field] = oldMeta[field];
+  }
+  if (tracksGeneration(target.kind) && specChanged(obj, old)) meta.generation = Number(oldMeta.generation ?? 0) + 1;
+}
+
+/** Equal but for the resourceVersion, which is not part of what is stored. */
+function sameStoredState(a: KubeObject, b: KubeObject): boolean {
+  const { resourceVersion: _a, ...metaA } = objectMeta(a);
+  const { resourceVersion: _b, ...metaB } = objectMeta(b);
+  return isDeepStrictEqual({ ...a, metadata: metaA }, { ...b, metadata: metaB });
+}
+
+function checkName(obj: KubeObject, name: string): void {
+  const meta = objectMeta(obj);
+  if (meta.name === undefined || meta.name === "") meta.name = name;
+  else if (meta.name !== name) {
+    throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`);
+  }
+}
+
+export async function updateObject(
+  api: ApiContext,
+  target: Target,
+  body: KubeObject,
+  options: WriteOptions = {},
+): Promise<UpdateResult> {
+  const { kind } = target;
+  const name = target.name as string;
+  checkTypeMeta(body, kind);
+  checkName(body, name);
+  checkNamespace(body, kind, target.namespace);
+  const requested = objectMeta(body).resourceVersion;
+  const precondition = typeof requested === "string" && requested !== "" ? requested : undefined;
+  if (precondition === undefined && kind.strategy?.allowUnconditionalUpdate === false) {
+    throw invalid(groupKind(kind), name, [
+      fe.invalid("metadata.resourceVersion", 0, "must be specified for an update"),
+    ]);
+  }
+  const key = api.keyOf(target, name);
+  const stored = storageKindOf(kind);
+  const dryRun = options.dryRun === true;
+  for (;;) {
+    const kv = await api.store.get(key);
+    if (kv === undefined) {
+      if (
+        target.subresource !== undefined ||
+        kind.strategy?.allowCreateOnUpdate !== true ||
+        precondition !== undefined
+      ) {
+        throw notFound(groupResource(kind), name);
+      }
+      return { object: await createObject(api, target, structuredClone(body), options), created: true };
+    }
+    if (precondition !== undefined && precondition !== String(kv.modRevision)) {
+      throw conflict(groupResource(kind), name, modifiedCause);
+    }
+    const current = decodeStored(kv);
+    const old = stored.version === kind.version ? current : toVersion(current, kind.version);
+    const obj = structuredClone(body);
+    defaultObject(kind, obj);
+    const attributes = {
+      operation: "UPDATE" as const,
+      kind,
+      namespace: target.namespace,
+      name,
+      subresource: target.subresource,
+      object: obj,
+      oldObject: old,
+      dryRun,
+    };
+    await admitMutating(api.admission, attributes);
+    prepareUpdate(target, obj, old);
+    kind.strategy?.prepareForUpdate?.(obj, old, target.subresource);
+    validateObject(kind, obj, old, target.subresource);
+    await admitValidating(api.admission, attributes);
+
+    const atStorage = stored.version === kind.version ? obj : toVersion(obj, stored.version);
+    if (sameStoredState(atStorage, current)) return { object: old, created: false };
+    if (dryRun) return { object: obj, created: false };
+    try {
+      const written = await api.store.update(key, encodeStored(atStorage), kv.modRevision);
+      const updated = decodeStored(written);
+      const deleting = objectMeta(updated).deletionTimestamp !== undefined && finalizersOf(updated).length === 0;
+      if (deleting && kind.strategy?.deletionHeld?.(updated) !== true) {
+        await deleteIfFinalized(api, key, written);
+      }
+      return { object: stored.version === kind.version ? updated : toVersion(updated, kind.version), created: false };
+    } catch (error) {
+      if (error instanceof NotFoundError) continue;
+      if (!(error instanceof ConflictError)) throw error;
+      if (precondition !== undefined) throw conflict(groupResource(kind), name, modifiedCause);
+    }
+  }
+}

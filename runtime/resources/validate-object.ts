@@ -1,0 +1,29 @@
+// The validate step of every write: the schema's structural rules, the metadata rules every kind shares,
+// and the kind's hand-written rules; all errors together in one 422.
+import { validation, validationKey } from "../../generated/validation.js";
+import type { FieldError } from "../errors/field-error.js";
+import { invalid } from "../errors/status-error.js";
+import type { ServedKind } from "../registry/lookup.js";
+import type { KubeObject } from "../strategies/strategy.js";
+import { validateObjectMeta, validateObjectMetaUpdate } from "../validation/object-meta.js";
+import { groupKind } from "./kinds.js";
+import { objectMeta } from "./object-access.js";
+
+export function defaultObject(kind: ServedKind, obj: KubeObject): void {
+  validation[validationKey(kind.group, kind.version, kind.kind)]?.default(obj);
+  kind.strategy?.default?.(obj);
+}
+
+export function validateObject(kind: ServedKind, obj: KubeObject, old?: KubeObject, subresource?: string): void {
+  const errs: FieldError[] = [];
+  const meta = objectMeta(obj);
+  const options = { namespaced: kind.resource.scope === "Namespaced", nameFormat: kind.resource.nameFormat };
+  errs.push(...validateObjectMeta(meta, options));
+  if (old !== undefined) errs.push(...validateObjectMetaUpdate(meta, objectMeta(old)));
+  errs.push(...(validation[validationKey(kind.group, kind.version, kind.kind)]?.validate(obj) ?? []));
+  errs.push(...(kind.strategy?.validate?.(obj, old, subresource) ?? []));
+  if (errs.length > 0) {
+    const name = typeof meta.name === "string" ? meta.name : "";
+    throw invalid(groupKind(kind), name, errs);
+  }
+}
