@@ -1,8 +1,9 @@
 // The HTTP server end to end, as ratios against a bare node:https server answering a fixed 1 KiB JSON
 // body in the same process (the ceiling): GET one object, create, update, LIST 10k pods, a write's watch
-// event delivered to 300 HTTP watchers, and in-process start to ready.
+// event delivered to 300 HTTP watchers (read in a worker thread), and in-process start to ready.
 // Usage: npx tsx bench/server.ts [seconds per measurement] [watchers] [pods]
 import { Agent, createServer, request } from "node:https";
+import { Worker } from "node:worker_threads";
 import type { AddressInfo } from "node:net";
 import { createServingCertificates } from "../runtime/http/certificates.js";
 import { startServer } from "../runtime/index.js";
@@ -70,52 +71,36 @@ async function ceiling(): Promise<number> {
   return rps;
 }
 
+/** Each write's event, from the write's start to its arrival at each watcher (held in a worker thread). */
 async function watchFanOut(base: string, token: string): Promise<number[]> {
-  const latencies: number[] = [];
-  let started = 0;
-  let received = 0;
-  let allReceived: () => void = () => {};
-  const path = "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=";
   const { body } = await call(base, token, { method: "GET", path: "/api/v1/namespaces/default/configmaps" });
   const rv = (JSON.parse(body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
-  const streams = await Promise.all(
-    Array.from(
-      { length: watchers },
-      () =>
-        new Promise<() => void>((resolve, reject) => {
-          const req = request(
-            `${base}${path}${rv}`,
-            { agent, headers: { Authorization: `Bearer ${token}` } },
-            (res) => {
-              res.on("data", (chunk: Buffer) => {
-                for (const line of chunk.toString().split("\n")) {
-                  if (line === "") continue;
-                  latencies.push(performance.now() - started);
-                  if (++received === watchers) allReceived();
-                }
-              });
-              resolve(() => req.destroy());
-            },
-          );
-          req.on("error", reject);
-          req.end();
-        }),
-    ),
-  );
+  const url = `${base}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}`;
+  const entry = new URL("./watch-clients.ts", import.meta.url).href;
+  // A worker cannot start from a .ts file; this bootstrap registers tsx in the worker first.
+  const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+  const worker = new Worker(bootstrap, { eval: true, workerData: { url, token, ca: certificates.caCert, watchers } });
+  await new Promise<void>((resolve) => worker.once("message", () => resolve()));
+  const latencies: number[] = [];
   for (let i = 0; i < 100; i++) {
-    received = 0;
-    const done = new Promise<void>((resolve) => {
-      allReceived = resolve;
-    });
-    started = performance.now();
+    const started = performance.timeOrigin + performance.now();
     await call(base, token, {
       method: "POST",
       path: "/api/v1/namespaces/default/configmaps",
       body: JSON.stringify({ metadata: { name: `fan-${i}` }, data: { k: "v" } }),
     });
-    await done;
+    let arrivals: number[] = [];
+    while (arrivals.length < watchers) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      worker.postMessage({ collect: true });
+      const batch = await new Promise<number[]>((resolve) =>
+        worker.once("message", (m: { arrivals: number[] }) => resolve(m.arrivals)),
+      );
+      arrivals = arrivals.concat(batch);
+    }
+    for (const at of arrivals) latencies.push(at - started);
   }
-  for (const stop of streams) stop();
+  await worker.terminate();
   return latencies.sort((a, b) => a - b);
 }
 

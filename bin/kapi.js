@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// Entry point of the `kapi` command: runs the TypeScript CLI through tsx.
-import { spawnSync } from "node:child_process";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+// Entry point of the `kapi` command: registers tsx in this process and runs the TypeScript CLI, so signals
+// (Ctrl-C, SIGTERM) reach the server itself rather than a wrapper.
+import { register } from "tsx/esm/api";
 
-const main = join(dirname(fileURLToPath(import.meta.url)), "../runtime/cli/main.ts");
-const result = spawnSync(process.execPath, ["--import", "tsx", main, ...process.argv.slice(2)], { stdio: "inherit" });
-process.exit(result.status ?? 1);
+register();
+await import("../runtime/cli/main.ts");
