@@ -3,8 +3,8 @@
 // event delivered to 300 HTTP watchers (read in a worker thread), and in-process start to ready.
 // Usage: npx tsx bench/server.ts [seconds per measurement] [watchers] [pods]
 import { Agent, createServer, request } from "node:https";
-import { Worker } from "node:worker_threads";
 import type { AddressInfo } from "node:net";
+import { Worker } from "node:worker_threads";
 import { createServingCertificates } from "../runtime/http/certificates.js";
 import { startServer } from "../runtime/index.js";
 

@@ -2,10 +2,12 @@
 // header meaning JSON, as kube's input negotiation treats it), the body is parsed, and its apiVersion and
 // kind are read the way kube's serializer reads them before anything else (json.SimpleMetaFactory), which
 // refuses a body that is not an object. Failures are the 400s kube's handlers send, worded the same way.
+// Protobuf bodies are decoded into the same JSON form (protobuf/protobuf-body.ts).
 import { badRequest, unsupportedMediaType } from "../errors/status-error.js";
-import { bodyGvk, type GroupVersionKind, jsonKind, unrecognizedBody } from "./decode-errors.js";
+import { bodyGvk, cannotBeHandled, type GroupVersionKind, jsonKind, unrecognizedBody } from "./decode-errors.js";
 import { parseJson } from "./json-body.js";
 import type { DuplicateKeys, ParsedBody, ParseFailure } from "./parsed-body.js";
+import { parseProtobuf } from "./protobuf/protobuf-body.js";
 import { parseYaml } from "./yaml-body.js";
 
 export interface DecodedBody {
@@ -21,20 +23,27 @@ export interface DecodedBody {
   gvk: GroupVersionKind;
 }
 
+/** A refused body; `claimed` is the kind and version it named, when the decoder got that far (protobuf). */
+export interface BodyFailure extends ParseFailure {
+  claimed?: { kind: string; version: string };
+}
+
 interface BodyDecoder {
-  parse(body: Buffer): ParsedBody | ParseFailure;
+  /** `target` fills in what a self-describing body (protobuf) leaves out of its kind. */
+  parse(body: Buffer, target: GroupVersionKind | undefined): ParsedBody | BodyFailure;
   /** How kube words a body this parser refuses. */
   reason(error: string): string;
 }
 
 const typeMetaPrefix = "couldn't get version/kind; json parse error: ";
 
-/** Decoders by media type, in the order kube lists accepted types; protobuf joins with its codec. */
+/** Decoders by media type, in the order kube lists accepted types. */
 const decoders = new Map<string, BodyDecoder>([
   // kube first reads a JSON body looking for its kind, so syntax errors carry that step's words.
   ["application/json", { parse: parseJson, reason: (error) => `${typeMetaPrefix}${error}` }],
   // A YAML body is converted to JSON before that, and a failure there is reported as it is.
   ["application/yaml", { parse: parseYaml, reason: (error) => error }],
+  ["application/vnd.kubernetes.protobuf", { parse: parseProtobuf, reason: (error) => error }],
 ]);
 
 /** The media types request bodies may have. */
@@ -80,8 +89,14 @@ export function decodeBody(contentType: string | undefined, body: Buffer, target
   if (decoder === undefined) throw unsupportedMediaType(acceptedBodyTypes());
   const fail = (reason: string) =>
     target === undefined ? badRequest(reason) : unrecognizedBody(target.kind, reason, body);
-  const parsed = decoder.parse(body);
-  if ("error" in parsed) throw fail(decoder.reason(parsed.error));
+  const parsed = decoder.parse(body, target);
+  if ("error" in parsed) {
+    const reason = decoder.reason(parsed.error);
+    if (parsed.claimed !== undefined && target !== undefined) {
+      throw cannotBeHandled({ ...parsed.claimed, into: target.kind }, reason);
+    }
+    throw fail(reason);
+  }
   const metaError = typeMetaError(parsed.value);
   if (metaError !== undefined) throw fail(`${typeMetaPrefix}${metaError}`);
   const value = (parsed.value ?? {}) as Record<string, unknown>;

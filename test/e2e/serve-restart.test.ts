@@ -24,9 +24,13 @@ function freePort(): Promise<number> {
 
 /** Starts `kapi serve` and resolves once it prints where its kubeconfig is. */
 function serve(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(root, "bin/kapi.js"), "serve", "--data-dir", dataDir, "--secure-port", String(port)], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, "bin/kapi.js"), "serve", "--data-dir", dataDir, "--secure-port", String(port)],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout?.on("data", (chunk: Buffer) => {

@@ -30,13 +30,22 @@ describe("decodeBody: media types", () => {
     expect(decode("a: 1", "Application/YAML; charset=utf-8").value).toEqual({ a: 1 });
   });
 
-  it("answers 415 listing the accepted types for anything else, protobuf included for now", () => {
+  it("answers 415 listing the accepted types, as kube lists them, for anything else", () => {
     const message =
-      "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml";
-    for (const type of ["text/plain", "application/vnd.kubernetes.protobuf", "json", "application/merge-patch+json"]) {
+      "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf";
+    for (const type of [
+      "text/plain",
+      "application/vnd.kubernetes.protobuf+json",
+      "json",
+      "application/merge-patch+json",
+    ]) {
       expect(failure("{}", type)).toEqual({ code: 415, message });
     }
-    expect(acceptedBodyTypes()).toEqual(["application/json", "application/yaml"]);
+    expect(acceptedBodyTypes()).toEqual([
+      "application/json",
+      "application/yaml",
+      "application/vnd.kubernetes.protobuf",
+    ]);
   });
 });
 

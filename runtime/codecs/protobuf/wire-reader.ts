@@ -1,0 +1,117 @@
+// The protobuf wire format, read the way gogo-protobuf's generated Unmarshal methods read it, so that a
+// malformed body fails with the words kube-apiserver answers with (`unexpected EOF`, `proto: integer
+// overflow`, `proto: Deployment: illegal tag 0 (wire type 0)`).
+
+/** A body gogo-protobuf would refuse, worded as its generated code words it. */
+export class ProtobufError extends Error {}
+
+export const wireTypes = { varint: 0, fixed64: 1, bytes: 2, startGroup: 3, endGroup: 4, fixed32: 5 } as const;
+
+const unexpectedEof = "unexpected EOF";
+const integerOverflow = "proto: integer overflow";
+const negativeLength = "proto: negative length found during unmarshaling";
+
+/** Go's int is 64 bits: a length at or above 2^63 wraps negative. */
+const maxLength = 2n ** 63n;
+
+export interface Tag {
+  field: number;
+  wireType: number;
+}
+
+export class WireReader {
+  private pos: number;
+
+  constructor(
+    private readonly buf: Uint8Array,
+    start = 0,
+    private readonly end = buf.length,
+  ) {
+    this.pos = start;
+  }
+
+  get done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  /** An unsigned varint of up to 64 bits; gogo gives up after ten bytes. */
+  varint(): bigint {
+    let value = 0n;
+    for (let shift = 0n; ; shift += 7n) {
+      if (shift >= 64n) throw new ProtobufError(integerOverflow);
+      if (this.pos >= this.end) throw new ProtobufError(unexpectedEof);
+      const b = this.buf[this.pos++] as number;
+      value |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return BigInt.asUintN(64, value);
+    }
+  }
+
+  /** A field's key; `message` is the Go type named in the errors. */
+  tag(message: string): Tag {
+    const wire = this.varint();
+    const wireType = Number(wire & 7n);
+    const field = Number(BigInt.asIntN(32, wire >> 3n));
+    if (wireType === wireTypes.endGroup) throw new ProtobufError(`proto: ${message}: wiretype end group for non-group`);
+    // gogo prints the whole key where it says "wire type".
+    if (field <= 0) throw new ProtobufError(`proto: ${message}: illegal tag ${field} (wire type ${wire})`);
+    return { field, wireType };
+  }
+
+  /** A length-delimited value as a reader of its own. */
+  delimited(): WireReader {
+    const length = this.varint();
+    if (length >= maxLength) throw new ProtobufError(negativeLength);
+    const end = this.pos + Number(length);
+    if (end > this.end) throw new ProtobufError(unexpectedEof);
+    const sub = new WireReader(this.buf, this.pos, end);
+    this.pos = end;
+    return sub;
+  }
+
+  /** What is left of this reader. */
+  rest(): Uint8Array {
+    const bytes = this.buf.subarray(this.pos, this.end);
+    this.pos = this.end;
+    return bytes;
+  }
+
+  fixed(size: 4 | 8): DataView {
+    if (this.pos + size > this.end) throw new ProtobufError(unexpectedEof);
+    const view = new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, size);
+    this.pos += size;
+    return view;
+  }
+
+  /** Skips a field this reader's message does not know, as gogo's skipGenerated does. */
+  skip(wireType: number): void {
+    switch (wireType) {
+      case wireTypes.varint:
+        this.varint();
+        return;
+      case wireTypes.fixed64:
+        this.fixed(8);
+        return;
+      case wireTypes.bytes:
+        this.delimited();
+        return;
+      case wireTypes.startGroup:
+        for (;;) {
+          const inner = Number(this.varint() & 7n);
+          if (inner === wireTypes.endGroup) return;
+          this.skip(inner);
+        }
+      case wireTypes.endGroup:
+        return;
+      case wireTypes.fixed32:
+        this.fixed(4);
+        return;
+      default:
+        throw new ProtobufError(`proto: illegal wireType ${wireType}`);
+    }
+  }
+}
+
+/** gogo's check that a known field arrives in the wire type its Go type is written in. */
+export function wrongWireType(wireType: number, goField: string): ProtobufError {
+  return new ProtobufError(`proto: wrong wireType = ${wireType} for field ${goField}`);
+}
