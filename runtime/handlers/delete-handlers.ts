@@ -5,20 +5,13 @@ import { encodeObject, writeEncoded } from "../codecs/encode-response.js";
 import { badRequest } from "../errors/status-error.js";
 import type { DeleteOptions } from "../resources/delete-object.js";
 import { apiVersionOf, groupResource } from "../resources/kinds.js";
-import { parseListQuery } from "../resources/list-options.js";
+import { integerParam, parseListQuery } from "../resources/list-options.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
 import { queryBool } from "../server/request-info.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { listKindOf, responseFormat, sendObject } from "./respond.js";
 import { parseDryRun } from "./write-options.js";
-
-function integer(text: string | null, name: string): number | undefined {
-  if (text === null || text === "") return undefined;
-  if (!/^-?\d+$/.test(text))
-    throw badRequest(`${name}: strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
-  return Number(text);
-}
 
 function bodyOptions(ctx: RequestContext): Record<string, unknown> {
   const body = ctx.body;
@@ -36,9 +29,7 @@ export function parseDeleteOptions(ctx: RequestContext): DeleteOptions {
   const fromBody = Array.isArray(body.dryRun) ? body.dryRun.map(String) : [];
   const options: DeleteOptions = { dryRun: parseDryRun(query, "DeleteOptions", fromBody) };
   const grace =
-    typeof body.gracePeriodSeconds === "number"
-      ? body.gracePeriodSeconds
-      : integer(query.get("gracePeriodSeconds"), "gracePeriodSeconds");
+    typeof body.gracePeriodSeconds === "number" ? body.gracePeriodSeconds : integerParam(query, "gracePeriodSeconds");
   if (grace !== undefined) options.gracePeriodSeconds = grace;
   const policy = typeof body.propagationPolicy === "string" ? body.propagationPolicy : query.get("propagationPolicy");
   if (policy !== null && policy !== "") options.propagationPolicy = policy;

@@ -7,6 +7,7 @@ import { apiVersionOf, groupResource } from "../resources/kinds.js";
 import { objectMeta } from "../resources/object-access.js";
 import type { Target } from "../resources/resource-api.js";
 import { modifiedCause } from "../resources/update-object.js";
+import { type LabelSelectorObject, labelSelectorFromObject } from "../selection/label-selector-object.js";
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { readRequestObject } from "./request-body.js";
@@ -48,23 +49,12 @@ function writePath(obj: KubeObject, path: string, value: unknown): void {
   node[keys.at(-1) as string] = value;
 }
 
-/** A label selector object as its string form (`app=web,tier in (a,b)`), as kube's FormatLabelSelector. */
+/** A selector object in its string form, as kube's FormatLabelSelector; a string is taken as it is. */
 function formatSelector(selector: unknown): string | undefined {
   if (typeof selector === "string") return selector;
   if (typeof selector !== "object" || selector === null) return undefined;
-  const { matchLabels, matchExpressions } = selector as {
-    matchLabels?: Record<string, string>;
-    matchExpressions?: { key: string; operator: string; values?: string[] }[];
-  };
-  const terms = Object.entries(matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const e of matchExpressions ?? []) {
-    const values = (e.values ?? []).join(",");
-    if (e.operator === "In") terms.push(`${e.key} in (${values})`);
-    else if (e.operator === "NotIn") terms.push(`${e.key} notin (${values})`);
-    else if (e.operator === "Exists") terms.push(e.key);
-    else if (e.operator === "DoesNotExist") terms.push(`!${e.key}`);
-  }
-  return terms.sort().join(",");
+  const parsed = labelSelectorFromObject(selector as LabelSelectorObject);
+  return parsed.ok ? parsed.selector.toString() : undefined;
 }
 
 export function scaleOf(parent: KubeObject, record: ScaleRecord): KubeObject {

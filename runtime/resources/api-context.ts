@@ -2,7 +2,7 @@
 import type { AdmissionPlugin } from "../admission/admission.js";
 import type { ServedKind } from "../registry/lookup.js";
 import type { Store } from "../storage/store.js";
-import { groupResource, storageKindOf } from "./kinds.js";
+import { storageKindOf } from "./kinds.js";
 import { ResourceStorage } from "./resource-storage.js";
 import { objectKey, storagePrefix } from "./storage-key.js";
 
@@ -49,5 +49,3 @@ export class ApiContext {
     for (const storage of this.storages.values()) storage.close();
   }
 }
-
-export { groupResource };

@@ -36,7 +36,7 @@ function optional(query: URLSearchParams, key: string): string | undefined {
 }
 
 /** An integer query parameter; kube's conversion answers a malformed one with 400. */
-function integerParam(query: URLSearchParams, key: string): number | undefined {
+export function integerParam(query: URLSearchParams, key: string): number | undefined {
   const text = optional(query, key);
   if (text === undefined) return undefined;
   if (!/^-?\d+$/.test(text)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);

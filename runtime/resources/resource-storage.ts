@@ -29,7 +29,7 @@ export function encodeStored(obj: KubeObject): Uint8Array {
 }
 
 export class ResourceStorage {
-  readonly store: Store;
+  private readonly store: Store;
   readonly prefix: string;
   private readonly historyWindowMs: number | undefined;
   private opening: Promise<WatchCache<KubeObject>> | undefined;
