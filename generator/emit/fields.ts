@@ -2,19 +2,32 @@
 // with its property names and what each holds (another struct, a scalar, a list, a map, or anything), so
 // the runtime can drop unknown fields, notice duplicate keys and refuse wrongly typed values as kube's typed
 // decoder does (runtime/codecs/unknown-fields.ts). One table, definitions by index, so recursive types
-// (JSONSchemaProps) and types shared across files cost one entry each.
+// (JSONSchemaProps) and types shared across files cost one entry each. The merge markers ride along
+// (list and map types, list map keys, atomic structs, patch strategies and merge keys) for strategic
+// merge patch and server-side apply.
 import type { SchemaNode } from "../schema/model.js";
 import type { SchemaSet } from "../schema/schema-set.js";
 import { type EmitResult, type Emitter, generatedHeader } from "./emitter.js";
 import { tsLiteral } from "./ts-literal.js";
 import { validationKey } from "./validators.js";
 
-type FieldNode = number | string | { list: FieldNode } | { map: FieldNode };
+type FieldNode =
+  | number
+  | string
+  | { list: FieldNode; listType?: string; keys?: string[] }
+  | { map: FieldNode; mapType?: string };
+
+interface PatchMarkers {
+  strategy?: string;
+  mergeKey?: string;
+}
 
 interface Entry {
   name: string;
   pkg: string;
   fields: Record<string, FieldNode>;
+  atomic?: true;
+  patch?: Record<string, PatchMarkers>;
 }
 
 interface Pending {
@@ -48,6 +61,34 @@ function unionOf(branches: readonly SchemaNode[]): FieldNode {
   return "any";
 }
 
+function withListMarkers(node: { list: FieldNode }, schema: SchemaNode): FieldNode {
+  const listType = schema["x-kubernetes-list-type"];
+  const keys = schema["x-kubernetes-list-map-keys"];
+  return {
+    ...node,
+    ...(listType !== undefined ? { listType } : {}),
+    ...(keys !== undefined ? { keys } : {}),
+  };
+}
+
+function withMapMarkers(node: { map: FieldNode }, schema: SchemaNode): FieldNode {
+  const mapType = schema["x-kubernetes-map-type"];
+  return mapType === undefined ? node : { ...node, mapType };
+}
+
+/** The patch strategy and merge key of each property that declares them. */
+function patchMarkersOf(node: SchemaNode): Record<string, PatchMarkers> | undefined {
+  let out: Record<string, PatchMarkers> | undefined;
+  for (const [name, prop] of Object.entries(node.properties ?? {})) {
+    const strategy = prop["x-kubernetes-patch-strategy"];
+    const mergeKey = prop["x-kubernetes-patch-merge-key"];
+    if (strategy === undefined && mergeKey === undefined) continue;
+    out ??= {};
+    out[name] = { ...(strategy !== undefined ? { strategy } : {}), ...(mergeKey !== undefined ? { mergeKey } : {}) };
+  }
+  return out;
+}
+
 class TableBuilder {
   readonly entries: Entry[] = [];
   readonly sources = new Set<string>();
@@ -72,6 +113,9 @@ class TableBuilder {
     for (let p = this.pending.shift(); p !== undefined; p = this.pending.shift()) {
       const entry = this.entries[p.index] as Entry;
       entry.fields = this.fields(p.fileId, p.node, entry.name);
+      if (p.node["x-kubernetes-map-type"] === "atomic") entry.atomic = true;
+      const patch = patchMarkersOf(p.node);
+      if (patch !== undefined) entry.patch = patch;
     }
   }
 
@@ -111,12 +155,15 @@ class TableBuilder {
       case "number":
         return schema.format === "float" ? "float32" : "float64";
       case "array":
-        return { list: schema.items === undefined ? "any" : this.node(fileId, schema.items, owner) };
+        return withListMarkers(
+          { list: schema.items === undefined ? "any" : this.node(fileId, schema.items, owner) },
+          schema,
+        );
     }
     if (isStruct(schema)) return this.struct(fileId, owner, schema);
     if (typeof schema.additionalProperties === "object")
-      return { map: this.node(fileId, schema.additionalProperties, owner) };
-    if (schema.additionalProperties === true) return { map: "any" };
+      return withMapMarkers({ map: this.node(fileId, schema.additionalProperties, owner) }, schema);
+    if (schema.additionalProperties === true) return withMapMarkers({ map: "any" }, schema);
     return "any";
   }
 }

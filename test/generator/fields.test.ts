@@ -41,6 +41,47 @@ export const fieldTable: FieldTable = {
   });
 });
 
+describe("merge markers", () => {
+  it("carries list and map types, map keys, atomic structs and patch strategies", () => {
+    const file: SchemaFile = {
+      group: "example.com",
+      version: "v1",
+      openapi: { prefix: "com.example.v1" },
+      kinds: [{ kind: "Box" }],
+      definitions: {
+        Box: {
+          type: "object",
+          properties: {
+            items: {
+              type: "array",
+              items: { $ref: "#/definitions/Ref" },
+              "x-kubernetes-list-type": "map",
+              "x-kubernetes-list-map-keys": ["name"],
+              "x-kubernetes-patch-strategy": "merge",
+              "x-kubernetes-patch-merge-key": "name",
+            },
+            tags: { type: "object", additionalProperties: { type: "string" }, "x-kubernetes-map-type": "atomic" },
+          },
+        },
+        Ref: { type: "object", properties: { name: { type: "string" } }, "x-kubernetes-map-type": "atomic" },
+      },
+    };
+    const content = fieldsEmitter.emit(schemaSetOf({ "example.com/v1": file })).files[0]?.content;
+    expect(content).toContain(`  definitions: [
+    /* 0 */ {
+      name: "Box",
+      pkg: "v1",
+      fields: {
+        items: { list: 1, listType: "map", keys: ["name"] },
+        tags: { map: "string", mapType: "atomic" },
+      },
+      patch: { items: { strategy: "merge", mergeKey: "name" } },
+    },
+    /* 1 */ { name: "Ref", pkg: "v1", fields: { name: "string" }, atomic: true },
+  ],`);
+  });
+});
+
 it("matches the golden case fields-basic", () => {
   const { actual, expected } = runGoldenCase("test/golden/fields-basic", [fieldsEmitter]);
   expect(actual).toEqual(expected);
