@@ -3,7 +3,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { KindEntry, ResourceMapping, SchemaFile } from "../schema/model.js";
+import { type JsonPath, JsonPathError, parseJsonPath } from "../../runtime/codecs/json-path.js";
+import type { KindEntry, ResourceMapping, SchemaFile, SchemaNode } from "../schema/model.js";
 import type { KindInfo, SchemaSet } from "../schema/schema-set.js";
 import { type EmitResult, type Emitter, generatedHeader } from "./emitter.js";
 import { apiVersionOf, camelCase } from "./naming.js";
@@ -43,7 +44,68 @@ function resourceRecord(r: ResourceMapping): Record<string, unknown> {
     virtual: r.virtual ?? false,
     printerColumns: r.printerColumns ?? [],
     selectableFields: r.selectableFields ?? [],
+    fieldLabelConversion: r.fieldLabelConversion && {
+      error: r.fieldLabelConversion.error,
+      namespace: r.fieldLabelConversion.namespace ?? true,
+    },
   };
+}
+
+type SchemaPathStep = JsonPath["nodes"][number];
+
+interface SchemaPlace {
+  fileId: string;
+  node: SchemaNode;
+}
+
+/**
+ * Where one path step leads below `at`: a property (or a map's values), a list's items; `at` itself when
+ * the schema says nothing of what is below (a stub, a free-form object); undefined below a scalar or where
+ * the schema has no such field.
+ */
+function stepInto(set: SchemaSet, at: SchemaPlace, step: SchemaPathStep): SchemaPlace | undefined {
+  let { fileId, node } = at;
+  if (node.$ref) {
+    const id = set.resolveRef(fileId, node.$ref);
+    const def = set.tryDefinition(id);
+    if (!def) return undefined;
+    fileId = id.fileId;
+    node = def;
+  }
+  const values = typeof node.additionalProperties === "object" ? node.additionalProperties : undefined;
+  if (node.properties === undefined && values === undefined && node.items === undefined) {
+    return node.type === undefined || node.type === "object" ? { fileId, node } : undefined;
+  }
+  const next =
+    step.type === "field" ? (node.properties?.[step.name] ?? values) : step.type === "array" ? node.items : undefined;
+  return next && { fileId, node: next };
+}
+
+function pathInSchema(set: SchemaSet, start: SchemaPlace, source: string): boolean {
+  let at: SchemaPlace | undefined = start;
+  try {
+    for (const step of parseJsonPath(source).nodes) if (at) at = stepInto(set, at, step);
+  } catch (error) {
+    if (!(error instanceof JsonPathError)) throw error;
+    return false;
+  }
+  return at !== undefined;
+}
+
+/** Notes for selectable field paths that do not parse or do not name a field of the kind's definition. */
+function selectableFieldNotes(set: SchemaSet, info: KindInfo): string[] {
+  const definition = info.file.file.definitions[info.entry.kind];
+  if (!definition) return [];
+  const notes: string[] = [];
+  for (const field of info.entry.resource?.selectableFields ?? []) {
+    const label = typeof field === "string" ? field : field.label;
+    const paths = typeof field === "string" ? [`.${field}`] : (field.jsonPaths ?? [`.${field.label}`]);
+    for (const source of paths) {
+      if (pathInSchema(set, { fileId: info.file.id, node: definition }, source)) continue;
+      notes.push(`${kindName(info)}: selectable field ${label}: ${source} is not a field of ${info.entry.kind}`);
+    }
+  }
+  return notes;
 }
 
 function kindRecord(file: SchemaFile, entry: KindEntry, info: KindInfo, strategy: Code | undefined): unknown {
@@ -96,6 +158,7 @@ export function createRegistryEmitter(options: RegistryEmitterOptions): Emitter 
         }
         const hooks = hookNote(info);
         if (hooks) notes.push(hooks);
+        notes.push(...selectableFieldNotes(set, info));
         records.push(kindRecord(info.file.file, info.entry, info, strategy));
       }
       const sources = [...new Set(set.kinds().map((k) => k.file.path))];

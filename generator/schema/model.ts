@@ -59,8 +59,34 @@ export interface ResourceMapping {
   /** Nothing is stored: the server computes every answer (componentstatuses, reviews). */
   virtual?: boolean;
   printerColumns?: PrinterColumn[];
-  /** Field paths (beyond metadata.name and metadata.namespace) usable in field selectors. */
-  selectableFields?: string[];
+  /**
+   * Labels a field selector may name beyond metadata.name and metadata.namespace: a label read at its own
+   * dotted path, or a label with the JSONPaths its value comes from.
+   */
+  selectableFields?: (string | SelectableField)[];
+  /** The kind's own field label conversion; absent: apimachinery's default (name and namespace). */
+  fieldLabelConversion?: FieldLabelConversion;
+}
+
+/** A field selector label whose value is not simply at the label's own path. */
+export interface SelectableField {
+  label: string;
+  /**
+   * JSONPaths in the kind's own version (`.status.podIPs[0].ip`), tried in order: the first that gives a
+   * non-empty value gives the field's. Absent: the label as a path. Empty: the label is accepted but the
+   * object never sets it, so it reads as "".
+   */
+  jsonPaths?: string[];
+  /** The value when no path gives one: how Go prints the zero value of a bool or integer ("false", "0"). */
+  default?: string;
+}
+
+/** How kube-apiserver's field label conversion of the kind answers (AddFieldLabelConversionFunc). */
+export interface FieldLabelConversion {
+  /** The error for a label the kind does not know, a Go format: `%s` is the label, `%q` the label quoted. */
+  error: string;
+  /** Whether metadata.namespace is a label the conversion takes (default true). */
+  namespace?: boolean;
 }
 
 export interface KindEntry {

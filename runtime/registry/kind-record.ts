@@ -56,8 +56,26 @@ export interface ResourceRecord {
   /** Nothing is stored: the server computes every answer. */
   virtual: boolean;
   printerColumns: readonly PrinterColumn[];
-  /** Field paths beyond metadata.name and metadata.namespace usable in field selectors. */
-  selectableFields: readonly string[];
+  /** Labels beyond metadata.name and metadata.namespace usable in field selectors, with how each is read. */
+  selectableFields: readonly (string | SelectableField)[];
+  /** The kind's own field label conversion; absent: apimachinery's default (name and namespace). */
+  fieldLabelConversion?: FieldLabelConversion;
+}
+
+/** A field selector label read from JSONPaths other than its own dotted path. */
+export interface SelectableField {
+  label: string;
+  /** JSONPaths in the kind's version tried in order, the first non-empty value wins; empty: never set. */
+  jsonPaths?: readonly string[];
+  /** The value when no path gives one (a Go zero value: "false", "0"). */
+  default?: string;
+}
+
+export interface FieldLabelConversion {
+  /** The error for an unknown label as a Go format: `%s` the label, `%q` the label quoted. */
+  error: string;
+  /** Whether metadata.namespace is accepted. */
+  namespace: boolean;
 }
 
 export interface KindRecord {

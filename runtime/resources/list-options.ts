@@ -4,11 +4,13 @@ import * as fe from "../errors/field-error.js";
 import { badRequest, invalid } from "../errors/status-error.js";
 import type { ServedKind } from "../registry/lookup.js";
 import { parseFieldSelector } from "../selection/field-selector.js";
-import { fieldSetOf, notKnownFieldSelector, unsupportedFieldError } from "../selection/field-set.js";
+import { fieldSetOf, labelOf, refusedFieldLabel } from "../selection/field-set.js";
 import { parseLabelSelector } from "../selection/parse-label-selector.js";
 import { queryBool } from "../server/request-info.js";
 import type { KubeObject } from "../strategies/strategy.js";
+import { storageKindOf } from "./kinds.js";
 import { labelsOf } from "./object-access.js";
+import { toVersion } from "./versioned.js";
 
 export interface ListQuery {
   resourceVersion?: string;
@@ -138,14 +140,18 @@ export function selectionFilter(
   if (!labels.ok) throw badRequest(labels.error);
   const fields = parseFieldSelector(selectors.fieldSelector ?? "");
   if (!fields.ok) throw badRequest(fields.error);
-  const selectable = kind.resource.selectableFields;
-  const allowed = new Set(["metadata.name", "metadata.namespace", ...selectable]);
-  const unsupported = unsupportedFieldError(fields.selector, allowed, notKnownFieldSelector);
-  if (unsupported !== undefined) throw badRequest(unsupported);
+  const refused = refusedFieldLabel(fields.selector, kind.resource);
+  if (refused !== undefined) throw badRequest(refused);
   const labelSelector = labels.selector;
   const fieldSelector = fields.selector;
   if (labelSelector.isEmpty() && fieldSelector.isEmpty()) return undefined;
+  // Only the fields the selector names are read, from the object in the kind's own version, where the
+  // schema's paths point (name and namespace read the same in every version).
+  const named = new Set(fieldSelector.requirements.map((r) => r.field));
+  const read = kind.resource.selectableFields.filter((f) => named.has(labelOf(f)));
+  const converted = read.length > 0 && storageKindOf(kind).version !== kind.version;
   return (obj) =>
     labelSelector.matches(labelsOf(obj)) &&
-    (fieldSelector.isEmpty() || fieldSelector.matches(fieldSetOf(obj, selectable)));
+    (fieldSelector.isEmpty() ||
+      fieldSelector.matches(fieldSetOf(converted ? toVersion(obj, kind.version) : obj, read)));
 }

@@ -1,49 +1,25 @@
 // kubectl driving resources on a started server: create, get in each output format, label, annotate,
 // scale, watch, delete with cascading and waiting, and field-validation warnings.
-import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../runtime/index.js";
+import { haveKubectl, type KubectlSession, kubectlPath, startKubectlSession } from "./kubectl-session.js";
 
-const kubectlPath = "/usr/bin/kubectl";
-const run = promisify(execFile);
-
-describe.skipIf(!existsSync(kubectlPath))("kubectl on resources", () => {
-  let server: RunningServer;
+describe.skipIf(!haveKubectl)("kubectl on resources", () => {
+  let session: KubectlSession;
   let dir: string;
-  let kubeconfig: string;
-
-  const args = (rest: string[]) => ["--kubeconfig", kubeconfig, "--cache-dir", join(dir, "cache"), ...rest];
-  const kubectl = async (...rest: string[]) => (await run(kubectlPath, args(rest))).stdout;
-  const kubectlFull = async (...rest: string[]) => run(kubectlPath, args(rest));
-  const kubectlError = async (...rest: string[]): Promise<string> => {
-    try {
-      await run(kubectlPath, args(rest));
-    } catch (error) {
-      return (error as { stderr: string }).stderr;
-    }
-    throw new Error(`kubectl ${rest.join(" ")} succeeded`);
-  };
-  const manifest = (name: string, text: string) => {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    return path;
-  };
+  const args = (rest: string[]) => session.args(...rest);
+  const kubectl = (...rest: string[]) => session.kubectl(...rest);
+  const kubectlFull = (...rest: string[]) => session.kubectlWith({}, ...rest);
+  const kubectlError = (...rest: string[]) => session.kubectlError(...rest);
+  const manifest = (name: string, text: string) => session.file(name, text);
 
   beforeAll(async () => {
-    server = await startServer();
-    dir = mkdtempSync(join(tmpdir(), "kapi-e2e-"));
-    kubeconfig = join(dir, "admin.kubeconfig");
-    writeFileSync(kubeconfig, server.kubeconfig);
+    session = await startKubectlSession();
+    dir = session.dir;
     await kubectl("create", "namespace", "e2e");
   });
-  afterAll(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => session?.close());
 
   it("creates a configmap and reads it back as JSON and YAML", async () => {
     expect(await kubectl("create", "configmap", "cfg", "-n", "e2e", "--from-literal=k=v")).toBe(

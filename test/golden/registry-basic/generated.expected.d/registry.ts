@@ -107,7 +107,12 @@ export const kinds: readonly KindRecord[] = [
       storageVersion: true,
       virtual: false,
       printerColumns: [{ name: "Node", type: "string", jsonPath: ".spec.nodeName", priority: 1 }],
-      selectableFields: ["spec.nodeName"],
+      selectableFields: [
+        "spec.nodeName",
+        { label: "spec.host", jsonPaths: [".spec.nodeName"] },
+        { label: "spec.hostNetwork", default: "false" },
+      ],
+      fieldLabelConversion: { error: "field label not supported: %s", namespace: true },
     },
   },
   {
