@@ -1,0 +1,711 @@
+// Strategic merge patch (`application/strategic-merge-patch+json`) as kube-apiserver v1.36 applies it
+// (k8s.io/apimachinery/pkg/util/strategicpatch StrategicMergeMapPatch with the Go struct of the kind as
+// schema), ported step for step because clients see its exact result order and error texts: kubectl's
+// client-side apply sends three-way patches with `$setElementOrder`, `$deleteFromPrimitiveList` and
+// `$retainKeys` directives and relies on kube's ordering of merged lists.
+//
+// The Go struct is played by the field table: a property's `x-kubernetes-patch-strategy` and merge key
+// are the struct tags kube reads, a table definition is a struct, `{map}` a Go map, `{list}` a slice.
+// Opaque values (`any`: RawExtension and the like) are structs without JSON fields, as in Go, so their
+// keys merge one level deep and an object or list on both sides is refused as kube refuses it.
+import type { FieldDefinition, FieldNode, FieldTable } from "../codecs/field-table.js";
+import { goNumber, goQuote } from "../errors/format-field-error.js";
+import { badRequest, StatusError } from "../errors/status-error.js";
+
+type JsonMap = Record<string, unknown>;
+
+const directiveMarker = "$patch";
+const retainKeysDirective = "$retainKeys";
+const deleteFromPrimitiveListPrefix = "$deleteFromPrimitiveList";
+const setElementOrderPrefix = "$setElementOrder";
+const goMapType = "map[string]interface {}";
+const goSliceType = "[]interface {}";
+
+// --- How kube-apiserver answers the errors (interpretStrategicMergePatchError and ErrorToAPIStatus) ---
+
+/** The mergepatch sentinel errors kube maps to 400 BadRequest. */
+const badPatchFormat = {
+  primitiveList: () => badRequest("invalid patch format of primitive list"),
+  retainKeys: () => badRequest("invalid patch format of retainKeys"),
+  setElementOrder: () => badRequest("invalid patch format of setElementOrder list"),
+};
+
+/** mergepatch.ErrNoListOfLists: NewGenericServerResponse(422), whose message hides the cause's text. */
+function listsOfLists(): StatusError {
+  return new StatusError(422, "Invalid", "the server rejected our request due to an error in our request", {
+    causes: [{ reason: "UnexpectedServerResponse", message: "lists of lists are not supported" }],
+  });
+}
+
+/**
+ * Any other error of the patch code: kube returns it unwrapped and ErrorToAPIStatus answers 500 with the
+ * Go error's text (kube leaves the reason empty; the closest reason kapi's Status carries is used).
+ */
+function patchFailure(message: string): StatusError {
+  return new StatusError(500, "InternalError", message);
+}
+
+/** Inputs for which kube's patch code panics (nil element types, unhashable or uncomparable values). */
+function panicked(): StatusError {
+  return new StatusError(500, "InternalError", "This request caused apiserver to panic. Look in the logs for details.");
+}
+
+// --- Go's printing of decoded JSON, for error texts ---
+
+function isMap(v: unknown): v is JsonMap {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function byteOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/** `%v` of an interface{} holding decoded JSON: `map[a:1 b:[x y]]`, `<nil>`. */
+function goV(v: unknown): string {
+  if (v === null || v === undefined) return "<nil>";
+  if (Array.isArray(v)) return `[${v.map(goV).join(" ")}]`;
+  if (isMap(v)) {
+    const keys = Object.keys(v).sort(byteOrder);
+    return `map[${keys.map((k) => `${k}:${goV(v[k])}`).join(" ")}]`;
+  }
+  return typeof v === "number" ? goNumber(v) : String(v);
+}
+
+/** The Go type json decoding gives a value (sigs.k8s.io/json keeps integers as int64). */
+function goTypeOf(v: unknown): string {
+  if (v === null || v === undefined) return "nil";
+  if (Array.isArray(v)) return goSliceType;
+  if (isMap(v)) return goMapType;
+  if (typeof v === "number") return Number.isInteger(v) ? "int64" : "float64";
+  return typeof v === "boolean" ? "bool" : "string";
+}
+
+/** `%s` of an interface{}: strings as they are, other values as Go's bad-verb notation. */
+function goS(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (v === null || v === undefined) return "%!s(<nil>)";
+  if (Array.isArray(v)) return `[${v.map(goS).join(" ")}]`;
+  if (isMap(v)) {
+    const keys = Object.keys(v).sort(byteOrder);
+    return `map[${keys.map((k) => `${k}:${goS(v[k])}`).join(" ")}]`;
+  }
+  return `%!s(${goTypeOf(v)}=${goV(v)})`;
+}
+
+/** mergepatch.ErrBadArgType: `expected a []interface {}, but received a string`. */
+function badArgType(expected: string, actual: unknown): StatusError {
+  const received = actual === null || actual === undefined ? "%!s(<nil>)" : goTypeOf(actual);
+  return patchFailure(`expected a ${expected}, but received a ${received}`);
+}
+
+/** mergepatch.ErrNoMergeKey. */
+function noMergeKey(m: JsonMap, mergeKey: string): StatusError {
+  return patchFailure(`map: ${goV(m)} does not contain declared merge key: ${mergeKey}`);
+}
+
+/** mergepatch.ErrBadPatchType. */
+function badPatchType(directive: unknown, m: JsonMap): StatusError {
+  return patchFailure(`unknown patch type: ${goS(directive)} in map: ${goV(m)}`);
+}
+
+// --- Go value semantics the algorithm depends on ---
+
+/** Go's `==` on two interface{} values: different types differ; two maps or two slices panic. */
+function goEqual(a: unknown, b: unknown): boolean {
+  const type = goTypeOf(a);
+  if (type !== goTypeOf(b)) return false;
+  if (type === goMapType || type === goSliceType) throw panicked();
+  return type === "nil" || a === b;
+}
+
+/** A Go map key for a value: maps and slices are unhashable and panic. */
+function hashKey(v: unknown): string {
+  const type = goTypeOf(v);
+  if (type === goMapType || type === goSliceType) throw panicked();
+  return `${type}:${String(v)}`;
+}
+
+function has(m: JsonMap, key: string): boolean {
+  return Object.hasOwn(m, key);
+}
+
+/** Assignment that also stores a key named `__proto__` as data. */
+function put(m: JsonMap, key: string, value: unknown): void {
+  Object.defineProperty(m, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+function deepCopy(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(deepCopy);
+  if (!isMap(v)) return v;
+  const out: JsonMap = {};
+  for (const [k, item] of Object.entries(v)) put(out, k, deepCopy(item));
+  return out;
+}
+
+/**
+ * A Go slice over a backing array. Kube deletes list items by shifting them in place and appends into
+ * the freed slots, and its ordering step later reads the live list through the same array, so those
+ * in-place effects decide where server-only items land. The backing's length stands for the capacity.
+ */
+class GoSlice {
+  constructor(
+    readonly backing: unknown[],
+    readonly length: number,
+  ) {}
+
+  static of(items: unknown[]): GoSlice {
+    return new GoSlice(items, items.length);
+  }
+
+  items(): unknown[] {
+    return this.backing.slice(0, this.length);
+  }
+
+  append(v: unknown): GoSlice {
+    if (this.length < this.backing.length) {
+      this.backing[this.length] = v;
+      return new GoSlice(this.backing, this.length + 1);
+    }
+    const grown = this.items();
+    grown.push(v);
+    return GoSlice.of(grown);
+  }
+
+  removeAt(i: number): GoSlice {
+    this.backing.copyWithin(i, i + 1, this.length);
+    return new GoSlice(this.backing, this.length - 1);
+  }
+}
+
+// --- The schema: PatchMetaFromStruct over the field table ---
+
+/** A field node, or the element of a []byte. */
+type GoNode = FieldNode | "uint8";
+
+interface PatchMeta {
+  schema: Schema;
+  strategies: string[];
+  mergeKey: string;
+}
+
+/** Case-insensitive JSON name matching as Go's decoder folds ASCII names (ſ folds to s, K to k). */
+function foldName(s: string): string {
+  return s
+    .replace(/\u017f/g, "s")
+    .replace(/\u212a/g, "k")
+    .replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+class Schema {
+  constructor(
+    private readonly table: FieldTable,
+    readonly node: GoNode,
+  ) {}
+
+  /** reflect.Kind of the Go type. */
+  kind(): string {
+    const n = this.node;
+    if (typeof n === "number" || n === "any" || n === "int-or-string" || n === "quantity") return "struct";
+    if (n === "bytes") return "slice";
+    if (typeof n === "string") return n;
+    return "list" in n ? "slice" : "map";
+  }
+
+  /** The Go struct behind the node; opaque values are structs without JSON fields. */
+  private struct(): { name: string; def?: FieldDefinition } {
+    const n = this.node;
+    if (typeof n === "number") {
+      const def = this.table.definitions[n];
+      if (def === undefined) throw new Error(`field table has no definition ${n}`);
+      return { name: def.name, def };
+    }
+    if (n === "int-or-string") return { name: "IntOrString" };
+    if (n === "quantity") return { name: "Quantity" };
+    return { name: "RawExtension" };
+  }
+
+  /** LookupPatchMetadataForStruct: the field's type and its patch tags. */
+  lookupForStruct(key: string): PatchMeta {
+    if (this.kind() !== "struct") {
+      throw patchFailure(`merging an object in json but data type is not struct, instead is: ${this.kind()}`);
+    }
+    const { name, def } = this.struct();
+    const fields = def?.fields ?? {};
+    const field = has(fields, key) ? key : Object.keys(fields).find((f) => foldName(f) === foldName(key));
+    if (def === undefined || field === undefined) {
+      throw patchFailure(`unable to find api field in struct ${name} for the json field ${goQuote(key)}`);
+    }
+    const tags = def.patch !== undefined && Object.hasOwn(def.patch, field) ? def.patch[field] : undefined;
+    return {
+      schema: new Schema(this.table, fields[field] as FieldNode),
+      strategies: (tags?.strategy ?? "").split(","),
+      mergeKey: tags?.mergeKey ?? "",
+    };
+  }
+
+  /** LookupPatchMetadataForSlice: the element type of a list field, with the field's patch tags. */
+  lookupForSlice(key: string): PatchMeta {
+    const meta = this.lookupForStruct(key);
+    const n = meta.schema.node;
+    if (n === "bytes") return { ...meta, schema: new Schema(this.table, "uint8") };
+    if (typeof n === "object" && "list" in n) {
+      const elem = new Schema(this.table, n.list);
+      if (elem.kind() === "slice") throw patchFailure("unexpected slice of slice");
+      return { ...meta, schema: elem };
+    }
+    // kube prints the kind of the struct holding the field here, not the field's.
+    throw patchFailure(`expected slice or array type, but got: ${this.kind()}`);
+  }
+}
+
+/** extractRetainKeysPatchStrategy, of which the server uses only the strategy besides retainKeys. */
+function otherStrategy(strategies: string[]): string {
+  const [first = "", second] = strategies;
+  if (strategies.length === 1) return first === "retainKeys" ? "" : first;
+  if (strategies.length === 2) {
+    if (first === "retainKeys") return second ?? "";
+    if (second === "retainKeys") return first;
+  }
+  throw patchFailure(`unexpected patch strategy: [${strategies.join(" ")}]`);
+}
+
+// --- Directives ---
+
+/** The list field a `$deleteFromPrimitiveList/<field>` or `$setElementOrder/<field>` key names. */
+function directiveField(key: string, prefix: string): string {
+  const slash = key.indexOf("/");
+  if (slash < 0 || key.slice(0, slash) !== prefix) {
+    throw prefix === setElementOrderPrefix ? badPatchFormat.setElementOrder() : badPatchFormat.primitiveList();
+  }
+  return key.slice(slash + 1);
+}
+
+/** `$patch` on a map: replace yields the patch without the marker, delete an empty map. */
+function mapDirective(directive: unknown, patch: JsonMap): JsonMap {
+  if (directive === "replace") {
+    delete patch[directiveMarker];
+    return patch;
+  }
+  if (directive === "delete") return {};
+  throw badPatchType(directive, patch);
+}
+
+/** `$retainKeys`: keys of the original not listed are cleared; the patch may set only listed keys. */
+function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
+  if (!has(patch, retainKeysDirective)) return;
+  const list = patch[retainKeysDirective];
+  delete patch[retainKeysDirective];
+  if (!Array.isArray(list)) throw badPatchFormat.retainKeys();
+  const retained = new Set(list.map(hashKey));
+  const isRetained = (key: string) => retained.has(hashKey(key));
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null || key.startsWith(deleteFromPrimitiveListPrefix) || key.startsWith(setElementOrderPrefix)) {
+      continue;
+    }
+    if (!isRetained(key)) throw badPatchFormat.retainKeys();
+  }
+  for (const key of Object.keys(original)) if (!isRetained(key)) delete original[key];
+}
+
+/** Removes maps carrying `$patch` from a value taken whole; false when the value itself is one. */
+function removeDirectives(v: unknown): { value: unknown; keep: boolean } {
+  if (Array.isArray(v)) {
+    const kept = v.map(removeDirectives).filter((r) => r.keep);
+    return { value: kept.map((r) => r.value), keep: true };
+  }
+  if (!isMap(v)) return { value: v, keep: true };
+  if (has(v, directiveMarker)) return { value: null, keep: false };
+  for (const [key, item] of Object.entries(v)) {
+    const r = removeDirectives(item);
+    if (r.keep) put(v, key, r.value);
+    else delete v[key];
+  }
+  return { value: v, keep: true };
+}
+
+function discardNulls(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const item of v) discardNulls(item);
+  } else if (isMap(v)) {
+    for (const [key, item] of Object.entries(v)) {
+      if (item === null) delete v[key];
+      else discardNulls(item);
+    }
+  }
+}
+
+/** A patch value the original does not have (or has with another type) is taken whole. */
+function takePatchValue(original: JsonMap, key: string, patchValue: unknown, nullsToo: boolean): void {
+  if (nullsToo) discardNulls(patchValue);
+  const r = removeDirectives(patchValue);
+  if (r.keep) put(original, key, r.value);
+  else delete original[key];
+}
+
+// --- Element order ---
+
+/** The reflect.Kind of a list's elements, all of which must share one Go type (sliceElementType). */
+function elementKind(...lists: unknown[][]): string {
+  let kind: string | undefined;
+  for (const list of lists) {
+    for (const item of list) {
+      const type = goTypeOf(item);
+      if (kind === undefined) {
+        if (type === "nil") throw panicked();
+        if (type === goSliceType) throw listsOfLists();
+        kind = type;
+      } else if (kind !== type) {
+        throw patchFailure(`list element types are not identical: ${goV(lists)}`);
+      }
+    }
+  }
+  if (kind === undefined) throw patchFailure("no elements in any of the given slices");
+  return kind;
+}
+
+/** Position of an item in a list: by merge key value for maps, by value for primitives. */
+function indexIn(list: unknown[], item: unknown, mergeKey: string, kind: string): number {
+  const keyOf = (v: unknown) => (kind !== goMapType ? v : isMap(v) && has(v, mergeKey) ? v[mergeKey] : null);
+  const wanted = keyOf(item);
+  return list.findIndex((v) => goEqual(wanted, keyOf(v)));
+}
+
+function validateMergeKeys(mergeKey: string, ...lists: unknown[][]): void {
+  for (const list of lists) {
+    for (const item of list) {
+      if (!isMap(item)) throw badArgType(goMapType, item);
+      if (!has(item, mergeKey)) throw noMergeKey(item, mergeKey);
+    }
+  }
+}
+
+/** Splits a list of maps into items kept and `$patch: delete` items. */
+function splitDeletions(list: unknown[]): { kept: unknown[]; deleted: unknown[] } {
+  const kept: unknown[] = [];
+  const deleted: unknown[] = [];
+  for (const item of list) {
+    if (!isMap(item)) throw badArgType(goMapType, item);
+    (has(item, directiveMarker) && item[directiveMarker] === "delete" ? deleted : kept).push(item);
+  }
+  return { kept, deleted };
+}
+
+/** normalizeSliceOrder: a stable sort by position in `order`, deletions last. */
+function sortByOrder(toSort: unknown[], order: unknown[], mergeKey: string, kind: string): unknown[] {
+  let items = toSort;
+  let deleted: unknown[] = [];
+  if (kind === goMapType) {
+    validateMergeKeys(mergeKey, toSort, order);
+    ({ kept: items, deleted } = splitDeletions(toSort));
+  }
+  const less = (a: unknown, b: unknown): boolean => {
+    const ia = indexIn(order, a, mergeKey, kind);
+    if (ia < 0) return true;
+    const ib = indexIn(order, b, mergeKey, kind);
+    return ib < 0 || ia < ib;
+  };
+  const sorted = [...items].sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0));
+  return [...sorted, ...deleted];
+}
+
+/**
+ * mergeSortedSlice: interleaves server-only items (left) into the patch's items (right) by their
+ * positions in the live list; a patch item the live list lacks goes before the server-only item.
+ */
+function interleave(left: unknown[], right: unknown[], serverOrder: unknown[], mergeKey: string, kind: string) {
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    if (j >= right.length) out.push(left[i++]);
+    else if (i >= left.length) out.push(right[j++]);
+    else {
+      const li = indexIn(serverOrder, left[i], mergeKey, kind);
+      const ri = indexIn(serverOrder, right[j], mergeKey, kind);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
+      else out.push(right[j++]);
+    }
+  }
+  return out;
+}
+
+/** normalizeElementOrder: patch items in patch order, server-only items in live order, merged. */
+function normalizeOrder(
+  patchItems: unknown[],
+  serverOnly: unknown[],
+  patchOrder: unknown[],
+  serverOrder: unknown[],
+  mergeKey: string,
+  kind: string,
+): unknown[] {
+  const inPatchOrder = sortByOrder(patchItems, patchOrder, mergeKey, kind);
+  const inServerOrder = sortByOrder(serverOnly, serverOrder, mergeKey, kind);
+  return interleave(inServerOrder, inPatchOrder, serverOrder, mergeKey, kind);
+}
+
+/** findMapInSliceBasedOnKeyValue. */
+function findByKey(list: unknown[], mergeKey: string, value: unknown): number {
+  for (const [i, item] of list.entries()) {
+    if (!isMap(item)) throw patchFailure(`value for key ${i} is not a map.`);
+    if (has(item, mergeKey) && goEqual(item[mergeKey], value)) return i;
+  }
+  return -1;
+}
+
+/** Splits merged items into those the patch (or order list) names and the server-only rest. */
+function partition(merged: unknown[], by: unknown[], mergeKey: string): { named: unknown[]; serverOnly: unknown[] } {
+  const named: unknown[] = [];
+  const serverOnly: unknown[] = [];
+  if (mergeKey === "") {
+    const inPatch = new Set(by.map(hashKey));
+    for (const item of merged) (inPatch.has(hashKey(item)) ? named : serverOnly).push(item);
+    return { named, serverOnly };
+  }
+  for (const item of merged) {
+    if (!isMap(item)) throw badArgType(goMapType, item);
+    if (!has(item, mergeKey)) throw noMergeKey(item, mergeKey);
+    (findByKey(by, mergeKey, item[mergeKey]) >= 0 ? named : serverOnly).push(item);
+  }
+  return { named, serverOnly };
+}
+
+/** mergeKeyValueEqual: primitives by value, maps by their merge key values. */
+function sameListItem(left: unknown, right: unknown, mergeKey: string): boolean {
+  if (mergeKey === "") return goEqual(left, right);
+  if (!isMap(left)) throw badArgType(goMapType, left);
+  if (!isMap(right)) throw badArgType(goMapType, right);
+  if (!has(left, mergeKey)) throw noMergeKey(left, mergeKey);
+  if (!has(right, mergeKey)) throw noMergeKey(right, mergeKey);
+  return goEqual(left[mergeKey], right[mergeKey]);
+}
+
+/** The patch list's items (deletions aside) must appear in the `$setElementOrder` list, in its order. */
+function validateAgainstOrder(patchList: unknown[], order: unknown[], mergeKey: string): void {
+  if (order.length === 0 || patchList.length === 0) return;
+  const items = mergeKey === "" ? patchList : splitDeletions(patchList).kept;
+  let p = 0;
+  let o = 0;
+  while (p < items.length && o < order.length) {
+    if (isMap(items[p]) && has(items[p] as JsonMap, directiveMarker)) {
+      p++;
+      continue;
+    }
+    if (sameListItem(items[p], order[o], mergeKey)) p++;
+    o++;
+  }
+  if (p < items.length && o >= order.length) {
+    throw patchFailure(
+      `The order in patch list:\n${goV(patchList)}\n doesn't match ${setElementOrderPrefix} list:\n${goV(order)}\n`,
+    );
+  }
+}
+
+// --- Merging ---
+
+function mergeMap(original: JsonMap, patch: JsonMap, schema: Schema): JsonMap {
+  if (has(patch, directiveMarker)) return mapDirective(patch[directiveMarker], patch);
+  applyRetainKeys(original, patch);
+  applyElementOrders(original, patch, schema);
+  for (const patchKey of Object.keys(patch)) {
+    const patchValue = patch[patchKey];
+    const isDeleteList = patchKey.startsWith(deleteFromPrimitiveListPrefix);
+    const key = isDeleteList ? directiveField(patchKey, deleteFromPrimitiveListPrefix) : patchKey;
+    if (patchValue === null) {
+      delete original[key];
+      continue;
+    }
+    if (!has(original, key) || goTypeOf(original[key]) !== goTypeOf(patchValue)) {
+      if (!isDeleteList) takePatchValue(original, key, patchValue, true);
+      continue;
+    }
+    const current = original[key];
+    if (isMap(current)) {
+      const meta = schema.lookupForStruct(key);
+      const replace = otherStrategy(meta.strategies) === "replace";
+      put(original, key, replace ? patchValue : mergeMap(current, patchValue as JsonMap, meta.schema));
+    } else if (Array.isArray(current)) {
+      const meta = schema.lookupForSlice(key);
+      const strategy = otherStrategy(meta.strategies);
+      const list = patchValue as unknown[];
+      put(original, key, mergeList(GoSlice.of(current), list, meta.schema, strategy, meta.mergeKey, isDeleteList));
+    } else {
+      takePatchValue(original, key, patchValue, false);
+    }
+  }
+  return original;
+}
+
+/**
+ * `$setElementOrder/<field>`: merges the field's list (when the patch has one) and orders the result:
+ * items named by the order list in its order, server-only items among them by their live positions.
+ */
+function applyElementOrders(original: JsonMap, patch: JsonMap, schema: Schema): void {
+  for (const key of Object.keys(patch)) {
+    if (!has(patch, key) || !key.startsWith(setElementOrderPrefix)) continue;
+    const order = patch[key];
+    delete patch[key];
+    if (!Array.isArray(order)) throw badArgType(goSliceType, order);
+    const field = directiveField(key, setElementOrderPrefix);
+    const foundOriginal = has(original, field);
+    const foundPatch = has(patch, field);
+    const live = foundOriginal ? original[field] : [];
+    const patchList = foundPatch ? patch[field] : [];
+    if (!Array.isArray(live)) throw badArgType(goSliceType, live);
+    if (!Array.isArray(patchList)) throw badArgType(goSliceType, patchList);
+    const meta = schema.lookupForSlice(field);
+    const strategy = otherStrategy(meta.strategies);
+    validateAgainstOrder(patchList, order, meta.mergeKey);
+    if (!foundOriginal && !foundPatch) continue;
+    let merged: unknown[];
+    if (!foundPatch) merged = live;
+    else if (!foundOriginal) merged = removeDirectives(patchList).value as unknown[];
+    else merged = mergeList(GoSlice.of(live), patchList, meta.schema, strategy, meta.mergeKey, false);
+    // `live` now shows kube's in-place deletions and appends, which its ordering reads.
+    const { named, serverOnly } = partition(merged, order, meta.mergeKey);
+    const kind = elementKind(live, patchList);
+    put(original, field, normalizeOrder(named, serverOnly, order, live, meta.mergeKey, kind));
+    delete patch[field];
+  }
+}
+
+/** mergeSliceHandler: lists with the merge strategy (and deletion lists) merge, others are replaced. */
+function mergeList(
+  original: GoSlice,
+  patch: unknown[],
+  schema: Schema,
+  strategy: string,
+  mergeKey: string,
+  isDeleteList: boolean,
+): unknown[] {
+  if (strategy !== "merge" && !isDeleteList) return patch;
+  if (original.length === 0 && patch.length === 0) return original.items();
+  const kind = elementKind(original.items(), patch);
+  let patchItems = patch;
+  let serverOrder = original.items();
+  let merged: unknown[];
+  if (kind !== goMapType) {
+    if (isDeleteList) {
+      const doomed = new Set(patch.map(hashKey));
+      return serverOrder.filter((item) => !doomed.has(hashKey(item)));
+    }
+    merged = deduplicate([...serverOrder, ...patch]);
+  } else {
+    if (mergeKey === "") throw patchFailure(`cannot merge lists without merge key for ${schema.kind()}`);
+    const special = applyItemDirectives(original, patch, mergeKey);
+    patchItems = special.patchItems;
+    // kube orders by the list as it stands after deletions; appends land beyond that view.
+    serverOrder = special.live.items();
+    merged = mergeItems(special.live, patchItems, mergeKey, schema).items();
+  }
+  const { named, serverOnly } = partition(merged, patchItems, mergeKey);
+  return normalizeOrder(named, serverOnly, patchItems, serverOrder, mergeKey, kind);
+}
+
+/** deduplicateScalars, which keeps the first of equal values (its reordering is undone by sorting). */
+function deduplicate(items: unknown[]): unknown[] {
+  const out = [...items];
+  let last = out.length - 1;
+  for (let i = 0; i < last; i++) {
+    for (let j = i + 1; j <= last; j++) {
+      if (goEqual(out[i], out[j])) {
+        out[j] = out[last];
+        out.length = last;
+        last--;
+        j--;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * List items carrying `$patch`: delete removes every live item with the merge key value, replace makes
+ * the patch's other items the whole list; the other items are returned to merge.
+ */
+function applyItemDirectives(
+  original: GoSlice,
+  patch: unknown[],
+  mergeKey: string,
+): { live: GoSlice; patchItems: unknown[] } {
+  const plain: unknown[] = [];
+  let live = original;
+  let replace = false;
+  for (const v of patch) {
+    const item = v as JsonMap;
+    if (!has(item, directiveMarker)) {
+      plain.push(item);
+      continue;
+    }
+    const directive = item[directiveMarker];
+    if (directive === "delete") {
+      if (!has(item, mergeKey)) throw noMergeKey(item, mergeKey);
+      for (let i = findByKey(live.items(), mergeKey, item[mergeKey]); i >= 0; ) {
+        live = live.removeAt(i);
+        i = findByKey(live.items(), mergeKey, item[mergeKey]);
+      }
+    } else if (directive === "replace") {
+      replace = true;
+    } else if (directive === "merge") {
+      throw patchFailure("merging lists cannot yet be specified in the patch");
+    } else {
+      throw badPatchType(directive, item);
+    }
+  }
+  return replace ? { live: GoSlice.of(plain), patchItems: [] } : { live, patchItems: plain };
+}
+
+/** Patch items merge into the live item with their merge key value, or are appended. */
+function mergeItems(live: GoSlice, patchItems: unknown[], mergeKey: string, schema: Schema): GoSlice {
+  let out = live;
+  for (const v of patchItems) {
+    const item = v as JsonMap;
+    if (!has(item, mergeKey)) throw noMergeKey(item, mergeKey);
+    const i = findByKey(out.items(), mergeKey, item[mergeKey]);
+    if (i >= 0) out.backing[i] = mergeMap(out.backing[i] as JsonMap, item, schema);
+    else out = out.append(item);
+  }
+  return out;
+}
+
+// --- Entry points ---
+
+/**
+ * Applies a strategic merge patch to `original` (a JSON object, not modified) as kube-apiserver does,
+ * with `root` the kind's definition in `table` (`table.kinds["apps/v1/Deployment"]`). `patch` is the
+ * decoded request body; JSON `null` changes nothing. Returns the patched object, which, like kube's
+ * before its typed decoding, may still hold `null` values and directive keys inside values taken whole
+ * (new list items, replaced lists and maps): the caller's decoding drops them as kube's does.
+ *
+ * Throws StatusError as kube answers: 400 BadRequest when the body is not a JSON object
+ * (`json: cannot unmarshal array into Go value of type map[string]interface {}`) and for malformed
+ * `$deleteFromPrimitiveList`, `$retainKeys` and `$setElementOrder` directives (`invalid patch format of
+ * …`); 422 for lists of lists; 500 with kube's error text for everything else kube does not map
+ * (a missing merge key, an unknown `$patch`, an order that contradicts the patch list, a field the
+ * schema lacks where both sides hold objects or lists).
+ */
+export function applyStrategicMergePatch(
+  original: unknown,
+  patch: unknown,
+  table: FieldTable,
+  root: FieldNode,
+): unknown {
+  if (!isMap(original)) throw new Error("strategic merge patch applies to a JSON object");
+  const target = deepCopy(original) as JsonMap;
+  if (patch === null) return target;
+  if (!isMap(patch)) {
+    const found = Array.isArray(patch) ? "array" : typeof patch === "boolean" ? "bool" : typeof patch;
+    throw badRequest(`json: cannot unmarshal ${found} into Go value of type ${goMapType}`);
+  }
+  return mergeMap(target, deepCopy(patch) as JsonMap, new Schema(table, root));
+}
+
+/**
+ * Whether kube serves strategic merge patch for a kind: every kind compiled into the table, with or
+ * without patch strategies (kube applies it to all built-in types; without markers it merges maps and
+ * replaces lists). The key is the table's (`apps/v1/Deployment`, `v1/Pod`). Kinds outside the table
+ * (custom resources) answer 415 UnsupportedMediaType listing only the JSON patch, merge patch and apply
+ * patch types, as kube-apiserver's custom resource handler does.
+ */
+export function servesStrategicMergePatch(table: FieldTable, kindKey: string): boolean {
+  return Object.hasOwn(table.kinds, kindKey);
+}
