@@ -38,16 +38,16 @@ function listsOfLists(): StatusError {
 }
 
 /**
- * Any other error of the patch code: kube returns it unwrapped and ErrorToAPIStatus answers 500 with the
- * Go error's text (kube leaves the reason empty; the closest reason kapi's Status carries is used).
+ * Any other error of the patch code. kube passes these through unwrapped and answers 500 with the Go
+ * error's text; they are all the client's patch at fault, so kapi answers 400 BadRequest with that text.
  */
 function patchFailure(message: string): StatusError {
-  return new StatusError(500, "InternalError", message);
+  return badRequest(message);
 }
 
 /** Inputs for which kube's patch code panics (nil element types, unhashable or uncomparable values). */
 function panicked(): StatusError {
-  return new StatusError(500, "InternalError", "This request caused apiserver to panic. Look in the logs for details.");
+  return badRequest("the strategic merge patch cannot be applied to this object");
 }
 
 // --- Go's printing of decoded JSON, for error texts ---

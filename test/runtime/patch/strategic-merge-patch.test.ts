@@ -433,18 +433,22 @@ describe("untyped values (RawExtension: ControllerRevision .data)", () => {
   it.each([
     { key: "spec", value: { replicas: 2 } },
     { key: "tags", value: ["b"] },
-  ])("refuses an object or list on both sides ($key), as kube does", ({ key, value }) => {
-    expect(statusOf(() => patchRevision(revision, { data: { [key]: value } }))).toEqual({
-      code: 500,
-      reason: "InternalError",
-      message: `unable to find api field in struct RawExtension for the json field "${key}"`,
-    });
-  });
+  ])(
+    "refuses an object or list on both sides ($key) with kube's words (a 400: kube's 500 is the patch's fault)",
+    ({ key, value }) => {
+      expect(statusOf(() => patchRevision(revision, { data: { [key]: value } }))).toEqual({
+        code: 400,
+        reason: "BadRequest",
+        message: `unable to find api field in struct RawExtension for the json field "${key}"`,
+      });
+    },
+  );
 });
 
 describe("errors", () => {
   const live = podSpec({ containers: [{ name: "web", image: "x" }], volumes: [{ name: "v", emptyDir: {} }] });
-  const failure = (message: string) => ({ code: 500, reason: "InternalError", message });
+  // kube answers these 500; kapi keeps kube's words but answers 400, since the patch is at fault.
+  const failure = (message: string) => ({ code: 400, reason: "BadRequest", message });
   const bad = (message: string) => ({ code: 400, reason: "BadRequest", message });
 
   it.each([
@@ -580,10 +584,10 @@ describe("errors", () => {
     });
   });
 
-  it("inputs on which kube's code panics answer 500", () => {
+  it("inputs on which kube's code panics answer 400", () => {
     const nested = { metadata: { "$setElementOrder/finalizers": [], finalizers: [["a"]] } };
     const leadingNull = { metadata: { finalizers: [null] } };
-    const panicked = failure("This request caused apiserver to panic. Look in the logs for details.");
+    const panicked = failure("the strategic merge patch cannot be applied to this object");
     expect(statusOf(() => patchPod({ metadata: { name: "p" } }, nested))).toEqual(panicked);
     expect(statusOf(() => patchPod({ metadata: { name: "p", finalizers: [] } }, leadingNull))).toEqual(panicked);
   });
