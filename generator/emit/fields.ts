@@ -28,6 +28,8 @@ interface Entry {
   fields: Record<string, FieldNode>;
   atomic?: true;
   patch?: Record<string, PatchMarkers>;
+  defaults?: Record<string, unknown>;
+  present?: Record<string, null | Record<string, never>>;
 }
 
 interface Pending {
@@ -89,6 +91,40 @@ function patchMarkersOf(node: SchemaNode): Record<string, PatchMarkers> | undefi
   return out;
 }
 
+/** Each property's schema default. */
+function defaultsOf(node: SchemaNode): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  for (const [name, prop] of Object.entries(node.properties ?? {})) {
+    if (prop.default === undefined) continue;
+    out ??= {};
+    out[name] = prop.default;
+  }
+  return out;
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+/** What Go serializes whatever JSON says: required properties, and non-pointer structs (`default: {}`). */
+function presentOf(
+  fields: Record<string, FieldNode>,
+  node: SchemaNode,
+): Record<string, null | Record<string, never>> | undefined {
+  let out: Record<string, null | Record<string, never>> | undefined;
+  for (const name of node.required ?? []) {
+    out ??= {};
+    out[name] = null;
+  }
+  for (const [name, prop] of Object.entries(node.properties ?? {})) {
+    if (typeof fields[name] !== "number" || !isEmptyObject(prop.default) || prop["x-kapi-go-pointer"] === true)
+      continue;
+    out ??= {};
+    out[name] = {};
+  }
+  return out;
+}
+
 class TableBuilder {
   readonly entries: Entry[] = [];
   readonly sources = new Set<string>();
@@ -116,6 +152,10 @@ class TableBuilder {
       if (p.node["x-kubernetes-map-type"] === "atomic") entry.atomic = true;
       const patch = patchMarkersOf(p.node);
       if (patch !== undefined) entry.patch = patch;
+      const defaults = defaultsOf(p.node);
+      if (defaults !== undefined) entry.defaults = defaults;
+      const present = presentOf(entry.fields, p.node);
+      if (present !== undefined) entry.present = present;
     }
   }
 

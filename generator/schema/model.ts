@@ -175,6 +175,11 @@ export interface SchemaNode {
   "x-kapi-json-only"?: boolean;
   /** On a definition: the wire message when its fields do not mirror `properties`. */
   "x-kapi-proto-message"?: ProtoWireField[];
+  /**
+   * On a struct property with `default: {}`: a Go pointer that kube's Go defaulting fills in, not a
+   * non-pointer struct Go always serializes (PodSpec.securityContext).
+   */
+  "x-kapi-go-pointer"?: boolean;
 }
 
 export interface SchemaFile {

@@ -52,6 +52,13 @@ export interface FieldDefinition {
   atomic?: true;
   /** Patch markers of the properties that have them. */
   patch?: Readonly<Record<string, PatchMarkers>>;
+  /** Each property's schema `default` (apply fills a list map key a configuration leaves out). */
+  defaults?: Readonly<Record<string, unknown>>;
+  /**
+   * Properties a Go object always serializes even when JSON leaves them out: `null` for required ones,
+   * `{}` for non-pointer structs (schema `default: {}`).
+   */
+  present?: Readonly<Record<string, null | Readonly<Record<string, never>>>>;
 }
 
 export interface FieldTable {

@@ -1,81 +1,248 @@
 // PATCH: the patch is applied to the object as stored now, and the result goes through the update path
 // guarded by the revision it was applied to; a concurrent write means applying it again to the newer
-// object. Only JSON merge patch is served so far (the other patch types arrive with issue 4).
+// object. A patched resourceVersion other than the stored one is the client's precondition: 409, never
+// retried. Apply (application/apply-patch+yaml) merges an intent through the field manager and creates
+// the object when it is absent.
 
-import { fieldValidationWarnings } from "../codecs/field-validation.js";
+import type { GroupVersionKind } from "../codecs/decode-errors.js";
+import { decodeObject } from "../codecs/decode-object.js";
+import { type FieldValidation, strictDecodingOutcome, unknownFieldProblem } from "../codecs/field-validation.js";
+import { parseJson } from "../codecs/json-body.js";
+import { setKey } from "../codecs/parsed-body.js";
 import { pruneUnknownFields } from "../codecs/unknown-fields.js";
-import { badRequest, StatusError, unsupportedMediaType } from "../errors/status-error.js";
+import * as fe from "../errors/field-error.js";
+import { badRequest, invalid, StatusError, unsupportedMediaType } from "../errors/status-error.js";
 import { parseMediaType } from "../http/accept.js";
+import { applyJsonPatch, decodeJsonPatch } from "../patch/json-patch.js";
 import { applyMergePatch } from "../patch/merge-patch.js";
+import { applyStrategicMergePatch } from "../patch/strategic-merge-patch.js";
+import type { WriteOptions } from "../resources/create-object.js";
+import { applyIntent, type FieldOwner, managedSchemaOf } from "../resources/managed-fields.js";
 import { objectMeta } from "../resources/object-access.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { responseFormat, sendObject } from "./respond.js";
 import { scaleOf, scaleRecord, writeScale } from "./scale-handlers.js";
-import { parseWriteQuery } from "./write-options.js";
+import { managerOrUserAgent, parseWriteQuery, type WriteQuery } from "./write-options.js";
 
-const patchTypes = [
-  "application/json-patch+json",
-  "application/merge-patch+json",
-  "application/strategic-merge-patch+json",
-  "application/apply-patch+yaml",
-];
+type PatchType = "json" | "merge" | "strategic" | "apply";
 
-function readPatch(ctx: RequestContext): Record<string, unknown> {
-  const header = ctx.req.headers["content-type"] ?? "";
-  const { type, subtype } = parseMediaType(header);
-  if (`${type}/${subtype}` !== "application/merge-patch+json") throw unsupportedMediaType(patchTypes);
-  let patch: unknown;
-  try {
-    patch = JSON.parse((ctx.body ?? Buffer.alloc(0)).toString("utf8"));
-  } catch (error) {
-    throw badRequest(`error decoding patch: ${(error as Error).message}`);
-  }
-  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) {
-    throw badRequest("error decoding patch: a merge patch must be a JSON object");
+const patchTypes: ReadonlyMap<string, PatchType> = new Map([
+  ["application/json-patch+json", "json"],
+  ["application/merge-patch+json", "merge"],
+  ["application/strategic-merge-patch+json", "strategic"],
+  ["application/apply-patch+yaml", "apply"],
+]);
+
+function patchTypeOf(ctx: RequestContext, target: Target): PatchType {
+  const { type, subtype } = parseMediaType(ctx.req.headers["content-type"] ?? "");
+  const patchType = patchTypes.get(`${type}/${subtype}`);
+  const strategic = managedSchemaOf(target.kind).root !== "any";
+  const accepted = [...patchTypes].filter(([, t]) => strategic || t !== "strategic").map(([media]) => media);
+  if (patchType === undefined || (patchType === "strategic" && !strategic)) throw unsupportedMediaType(accepted);
+  return patchType;
+}
+
+/** A patch decoded once, applied to each object it is tried on. */
+interface DecodedPatch {
+  apply(before: KubeObject): KubeObject;
+  /** Strict-decoding problems of the patch itself, reported before the patched object's. */
+  problems: readonly string[];
+}
+
+/** kube decodes a merge or strategic patch into a map: null and non-objects are refused as it words them. */
+function decodeMapPatch(body: Buffer, level: FieldValidation): Record<string, unknown> {
+  const parsed = parseJson(body);
+  if ("error" in parsed) throw badRequest(`error decoding patch: ${parsed.error}`);
+  const patch = parsed.value;
+  if (patch === null) throw badRequest("Invalid JSON Patch");
+  if (typeof patch !== "object" || Array.isArray(patch)) {
+    if (level === "Ignore") throw badRequest("Invalid JSON Patch");
+    const kind = Array.isArray(patch) ? "array" : typeof patch === "string" ? "string" : typeof patch;
+    throw badRequest(
+      `error decoding patch: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`,
+    );
   }
   return patch as Record<string, unknown>;
 }
 
-/** The patch names a resourceVersion: a precondition, never retried. */
-function pinnedVersion(patch: Record<string, unknown>): boolean {
-  const meta = patch.metadata;
-  return (
-    typeof meta === "object" && meta !== null && typeof (meta as Record<string, unknown>).resourceVersion === "string"
-  );
+function decodePatch(
+  type: Exclude<PatchType, "apply">,
+  body: Buffer,
+  level: FieldValidation,
+  kind: GroupVersionKind,
+): DecodedPatch {
+  switch (type) {
+    case "json": {
+      const patch = decodeJsonPatch(body, level);
+      return { apply: (before) => applyJsonPatch(before, patch) as KubeObject, problems: patch.problems };
+    }
+    case "merge": {
+      const patch = decodeMapPatch(body, level);
+      return { apply: (before) => applyMergePatch(before, patch) as KubeObject, problems: [] };
+    }
+    case "strategic": {
+      // kube answers a body that does not parse with the decoder's words alone; the rest is the patch's.
+      const parsed = parseJson(body);
+      if ("error" in parsed) throw badRequest(parsed.error);
+      const patch = parsed.value;
+      const { table, root } = managedSchemaOf(kind);
+      return {
+        apply: (before) => applyStrategicMergePatch(before, patch, table, root) as KubeObject,
+        problems: [],
+      };
+    }
+  }
+}
+
+/** kube decodes the patched JSON into typed objects, where a null member is the field's absence. */
+function dropNullMembers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNullMembers);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (member !== null) setKey(out, key, dropNullMembers(member));
+  }
+  return out;
+}
+
+/**
+ * Unknown fields of the patched object, after the patch's own problems: warnings under Warn; under Strict
+ * kube's 422 naming the patched object.
+ */
+function patchWarnings(
+  level: FieldValidation,
+  problems: readonly string[],
+  result: KubeObject,
+  kind: GroupVersionKind,
+) {
+  const all = [
+    ...problems,
+    ...pruneUnknownFields(result, kind.group, kind.version, kind.kind).map(unknownFieldProblem),
+  ];
+  if (level !== "Strict" || all.length === 0) return strictDecodingOutcome(level, all);
+  throw invalid({ group: "", name: "" }, "", [
+    fe.invalid("patch", JSON.stringify(result), `strict decoding error: ${all.join(", ")}`),
+  ]);
+}
+
+/**
+ * A patch leaving the resourceVersion as stored (or removing it) is unconditional; one that changes it
+ * asks for that revision.
+ */
+function pinnedTo(result: KubeObject, before: KubeObject): boolean {
+  const meta = objectMeta(result);
+  const requested = meta.resourceVersion;
+  if (typeof requested === "string" && requested !== "") return requested !== objectMeta(before).resourceVersion;
+  meta.resourceVersion = objectMeta(before).resourceVersion;
+  return false;
+}
+
+function retryable(error: unknown): boolean {
+  return error instanceof StatusError && error.code === 409 && error.reason === "Conflict";
 }
 
 export async function patchResource(ctx: RequestContext, target: Target): Promise<void> {
+  const type = patchTypeOf(ctx, target);
+  const query = parseWriteQuery(ctx.url.searchParams, "PatchOptions", type === "apply" ? "apply" : "other");
+  if (type === "apply") return applyResource(ctx, target, query);
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
-  const { dryRun, fieldValidation: level } = parseWriteQuery(ctx.url.searchParams, "PatchOptions");
-  const patch = readPatch(ctx);
+  const body = ctx.body ?? Buffer.alloc(0);
   const api = ctx.server.resources;
-  const parent: Target = { ...target, subresource: target.subresource === "scale" ? undefined : target.subresource };
+  const record = target.subresource === "scale" ? scaleRecord(target) : undefined;
+  const parent: Target = { ...target, subresource: record === undefined ? target.subresource : undefined };
+  const owner: FieldOwner = {
+    manager: managerOrUserAgent(query.fieldManager, ctx.req.headers["user-agent"]),
+    ...(record === undefined ? {} : { subresource: "scale" }),
+  };
+  const options: WriteOptions = { dryRun: query.dryRun, owner };
+  const kind = record?.kind ?? target.kind;
+  let patch: DecodedPatch | undefined;
   for (;;) {
     const current = (await api.get({ ...parent, subresource: undefined })).object;
-    const record = target.subresource === "scale" ? scaleRecord(target) : undefined;
-    const before = record === undefined ? structuredClone(current) : scaleOf(current, record);
-    const patched = applyMergePatch(before, patch) as KubeObject;
-    const kind = record?.kind ?? target.kind;
-    const warnings = fieldValidationWarnings(
-      level,
-      pruneUnknownFields(patched, kind.group, kind.version, kind.kind),
-      [],
-    );
-    if (!pinnedVersion(patch)) objectMeta(patched).resourceVersion = objectMeta(before).resourceVersion;
+    // Decoded after the read: a missing object is a 404 whatever the patch holds.
+    patch ??= decodePatch(type, body, query.fieldValidation, kind);
+    const before = record === undefined ? current : scaleOf(current, record);
+    const result = dropNullMembers(patch.apply(before)) as KubeObject;
+    const warnings = patchWarnings(query.fieldValidation, patch.problems, result, kind);
+    const pinned = pinnedTo(result, before);
     try {
-      if (record !== undefined) {
-        const object = await writeScale(ctx, target, record, patched, dryRun);
-        sendObject(ctx, format, 200, target.kind, object, { warnings });
-      } else {
-        const result = await api.update(parent, patched, { dryRun });
-        sendObject(ctx, format, 200, target.kind, result.object, { warnings });
-      }
+      const object =
+        record !== undefined
+          ? await writeScale(ctx, target, record, result, options)
+          : (await api.update(parent, result, options)).object;
+      sendObject(ctx, format, 200, target.kind, object, { warnings });
       return;
     } catch (error) {
-      if (!(error instanceof StatusError) || error.code !== 409 || error.reason !== "Conflict" || pinnedVersion(patch))
-        throw error;
+      if (!retryable(error) || pinned) throw error;
+    }
+  }
+}
+
+/** The apply intent as sent, YAML or JSON; its version, kind and managedFields are the field manager's to check. */
+function readIntent(
+  ctx: RequestContext,
+  target: Target,
+  query: WriteQuery,
+): { config: KubeObject; warnings: string[] } {
+  const decoded = decodeObject("application/yaml", ctx.body ?? Buffer.alloc(0), query.fieldValidation, target.kind);
+  return { config: decoded.object as KubeObject, warnings: decoded.warnings };
+}
+
+/** The object `target` holds now, or undefined when an apply is to create it. */
+async function liveObject(ctx: RequestContext, target: Target): Promise<KubeObject | undefined> {
+  try {
+    return (await ctx.server.resources.get({ ...target, subresource: undefined })).object;
+  } catch (error) {
+    if (error instanceof StatusError && error.code === 404 && target.subresource === undefined) return undefined;
+    throw error;
+  }
+}
+
+/** One attempt at an apply: the written object, or undefined when a concurrent write means trying again. */
+async function applyOnce(
+  ctx: RequestContext,
+  target: Target,
+  config: KubeObject,
+  owner: FieldOwner & { force: boolean },
+  options: WriteOptions,
+): Promise<{ object: KubeObject; created: boolean } | undefined> {
+  const api = ctx.server.resources;
+  const live = await liveObject(ctx, target);
+  const intent = applyIntent(target, live, config, owner, api.context.now());
+  if (live === undefined) {
+    const meta = objectMeta(intent);
+    if (meta.name === undefined || meta.name === "") meta.name = target.name;
+    try {
+      return { object: await api.create(target, intent, options), created: true };
+    } catch (error) {
+      if (error instanceof StatusError && error.reason === "AlreadyExists") return undefined;
+      throw error;
+    }
+  }
+  const pinned = pinnedTo(intent, live);
+  try {
+    return await api.update(target, intent, options);
+  } catch (error) {
+    if (!retryable(error) || pinned) throw error;
+    return undefined;
+  }
+}
+
+async function applyResource(ctx: RequestContext, target: Target, query: WriteQuery): Promise<void> {
+  if (target.subresource === "scale") {
+    throw unsupportedMediaType([...patchTypes.keys()].filter((t) => t !== "application/apply-patch+yaml"));
+  }
+  const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
+  const { config, warnings } = readIntent(ctx, target, query);
+  const owner = { manager: query.fieldManager as string, force: query.force };
+  const options: WriteOptions = { dryRun: query.dryRun, applied: true };
+  for (;;) {
+    const result = await applyOnce(ctx, target, config, owner, options);
+    if (result !== undefined) {
+      sendObject(ctx, format, result.created ? 201 : 200, target.kind, result.object, { warnings });
+      return;
     }
   }
 }

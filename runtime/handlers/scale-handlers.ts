@@ -3,6 +3,7 @@
 import * as fe from "../errors/field-error.js";
 import { conflict, invalid, notFound } from "../errors/status-error.js";
 import type { SubresourceRecord } from "../registry/kind-record.js";
+import type { WriteOptions } from "../resources/create-object.js";
 import { apiVersionOf, groupResource } from "../resources/kinds.js";
 import { objectMeta } from "../resources/object-access.js";
 import type { Target } from "../resources/resource-api.js";
@@ -12,7 +13,7 @@ import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { readRequestObject } from "./request-body.js";
 import { responseFormat, sendObject } from "./respond.js";
-import { parseWriteQuery } from "./write-options.js";
+import { managerOrUserAgent, parseWriteQuery } from "./write-options.js";
 
 type ScaleRecord = SubresourceRecord & {
   scale: NonNullable<SubresourceRecord["scale"]>;
@@ -94,7 +95,7 @@ export async function writeScale(
   target: Target,
   record: ScaleRecord,
   scale: KubeObject,
-  dryRun: boolean,
+  options: WriteOptions,
 ): Promise<KubeObject> {
   const name = target.name as string;
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
@@ -114,7 +115,7 @@ export async function writeScale(
     }
     writePath(current, record.scale.specReplicasPath, typeof replicas === "number" ? replicas : 0);
     try {
-      const { object } = await api.update(parentTarget, current, { dryRun });
+      const { object } = await api.update(parentTarget, current, options);
       return scaleOf(object, record);
     } catch (error) {
       if ((error as { code?: number }).code !== 409 || pinned) throw error;
@@ -125,8 +126,11 @@ export async function writeScale(
 export async function updateScale(ctx: RequestContext, target: Target): Promise<void> {
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
   const record = scaleRecord(target);
-  const { dryRun, fieldValidation } = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
-  const { object: scale, warnings } = readRequestObject(ctx, record.kind, fieldValidation);
-  const written = await writeScale(ctx, target, record, scale, dryRun);
+  const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
+  const { object: scale, warnings } = readRequestObject(ctx, record.kind, query.fieldValidation);
+  const written = await writeScale(ctx, target, record, scale, {
+    dryRun: query.dryRun,
+    owner: { manager: managerOrUserAgent(query.fieldManager, ctx.req.headers["user-agent"]), subresource: "scale" },
+  });
   sendObject(ctx, format, 200, target.kind, written, { warnings });
 }

@@ -1,15 +1,23 @@
 // create (POST) and update (PUT) of a resource or its status.
+import type { WriteOptions } from "../resources/create-object.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
 import { readRequestObject } from "./request-body.js";
 import { responseFormat, sendObject } from "./respond.js";
-import { parseWriteQuery } from "./write-options.js";
+import { managerOrUserAgent, parseWriteQuery, type WriteQuery } from "./write-options.js";
+
+function writeOptions(ctx: RequestContext, query: WriteQuery): WriteOptions {
+  return {
+    dryRun: query.dryRun,
+    owner: { manager: managerOrUserAgent(query.fieldManager, ctx.req.headers["user-agent"]) },
+  };
+}
 
 export async function createResource(ctx: RequestContext, target: Target): Promise<void> {
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
-  const { dryRun, fieldValidation } = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
-  const { object, warnings } = readRequestObject(ctx, target.kind, fieldValidation);
-  const created = await ctx.server.resources.create(target, object, { dryRun });
+  const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
+  const { object, warnings } = readRequestObject(ctx, target.kind, query.fieldValidation);
+  const created = await ctx.server.resources.create(target, object, writeOptions(ctx, query));
   sendObject(ctx, format, 201, target.kind, created, {
     warnings: [...warnings, ...(target.kind.strategy?.warnings?.(created) ?? [])],
   });
@@ -17,9 +25,9 @@ export async function createResource(ctx: RequestContext, target: Target): Promi
 
 export async function updateResource(ctx: RequestContext, target: Target): Promise<void> {
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
-  const { dryRun, fieldValidation } = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
-  const { object, warnings } = readRequestObject(ctx, target.kind, fieldValidation);
-  const result = await ctx.server.resources.update(target, object, { dryRun });
+  const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
+  const { object, warnings } = readRequestObject(ctx, target.kind, query.fieldValidation);
+  const result = await ctx.server.resources.update(target, object, writeOptions(ctx, query));
   sendObject(ctx, format, result.created ? 201 : 200, target.kind, result.object, {
     warnings: [...warnings, ...(target.kind.strategy?.warnings?.(result.object) ?? [])],
   });

@@ -1,5 +1,6 @@
-// Query parameters every write shares: dryRun (only "All" is known) and fieldValidation, refused together
-// in one 422 against the options kind, as kube validates its CreateOptions, UpdateOptions and PatchOptions.
+// Query parameters every write shares: fieldManager, dryRun (only "All" is known), fieldValidation and, on
+// patches, force; refused together in one 422 against the options kind, in the order kube's
+// ValidateCreateOptions, ValidateUpdateOptions and ValidatePatchOptions check them.
 import { type FieldValidation, validateFieldValidation } from "../codecs/field-validation.js";
 import * as fe from "../errors/field-error.js";
 import { invalid } from "../errors/status-error.js";
@@ -9,6 +10,30 @@ export type OptionsKind = "CreateOptions" | "UpdateOptions" | "PatchOptions" | "
 export interface WriteQuery {
   dryRun: boolean;
   fieldValidation: FieldValidation;
+  /** The fieldManager parameter; absent or empty is undefined (the User-Agent names the manager then). */
+  fieldManager?: string;
+  /** Apply's force parameter. */
+  force: boolean;
+}
+
+const fieldManagerMaxLength = 128;
+
+/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+function fieldManagerErrors(manager: string): fe.FieldError[] {
+  const errors: fe.FieldError[] = [];
+  if (Buffer.byteLength(manager) > fieldManagerMaxLength)
+    errors.push(fe.tooLong("fieldManager", fieldManagerMaxLength));
+  let position = 0;
+  for (const c of manager) {
+    if (!printable.test(c)) {
+      const code = (c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0");
+      errors.push(fe.invalid("fieldManager", manager, `invalid character U+${code} (at position ${position})`));
+    }
+    position += Buffer.byteLength(c);
+  }
+  return errors;
 }
 
 function dryRunErrors(values: readonly string[]): fe.FieldError[] {
@@ -20,13 +45,28 @@ function refuse(kind: OptionsKind, errors: fe.FieldError[]): void {
   if (errors.length > 0) throw invalid({ group: "meta.k8s.io", name: kind }, "", errors);
 }
 
-export function parseWriteQuery(query: URLSearchParams, kind: Exclude<OptionsKind, "DeleteOptions">): WriteQuery {
+/** The patch's kind decides what force and fieldManager may be: `apply` for application/apply-patch+yaml. */
+export function parseWriteQuery(
+  query: URLSearchParams,
+  kind: Exclude<OptionsKind, "DeleteOptions">,
+  patch?: "apply" | "other",
+): WriteQuery {
   const dryRun = query.getAll("dryRun");
   const level = query.get("fieldValidation") ?? "";
-  refuse(kind, [...dryRunErrors(dryRun), ...validateFieldValidation(level)]);
+  const manager = query.get("fieldManager") ?? "";
+  const force = query.get("force");
+  const errors: fe.FieldError[] = [];
+  if (patch === "other" && force !== null) {
+    errors.push(fe.forbidden("force", "may not be specified for non-apply patch"));
+  }
+  if (patch === "apply" && manager === "") errors.push(fe.required("fieldManager", "is required for apply patch"));
+  errors.push(...fieldManagerErrors(manager), ...dryRunErrors(dryRun), ...validateFieldValidation(level));
+  refuse(kind, errors);
   return {
     dryRun: dryRun.length > 0,
     fieldValidation: level === "Ignore" || level === "Strict" ? level : "Warn",
+    ...(manager === "" ? {} : { fieldManager: manager }),
+    force: force === "true",
   };
 }
 
@@ -35,4 +75,19 @@ export function parseDryRun(query: URLSearchParams, kind: OptionsKind, fromBody:
   const values = [...query.getAll("dryRun"), ...fromBody];
   refuse(kind, dryRunErrors(values));
   return values.length > 0;
+}
+
+/**
+ * The manager a non-apply write is recorded under: the fieldManager parameter, else the User-Agent up to
+ * its first `/`, printable characters only, at most 128 bytes (kube's managerOrUserAgent).
+ */
+export function managerOrUserAgent(manager: string | undefined, userAgent: string | undefined): string {
+  if (manager !== undefined) return manager;
+  let out = "";
+  for (const c of (userAgent ?? "").split("/")[0] as string) {
+    if (!printable.test(c)) continue;
+    if (Buffer.byteLength(out + c) > fieldManagerMaxLength) break;
+    out += c;
+  }
+  return out;
 }

@@ -9,6 +9,7 @@ import type { KubeObject } from "../strategies/strategy.js";
 import type { ApiContext, Target } from "./api-context.js";
 import { generateName } from "./generate-name.js";
 import { groupResource, hasStatus, storageKindOf, tracksGeneration } from "./kinds.js";
+import { type FieldOwner, trackUpdate } from "./managed-fields.js";
 import { objectMeta } from "./object-access.js";
 import { decodeStored, encodeStored } from "./resource-storage.js";
 import { formatTime } from "./timestamps.js";
@@ -18,6 +19,25 @@ import { toVersion } from "./versioned.js";
 
 export interface WriteOptions {
   dryRun?: boolean;
+  /** Who writes, for managedFields; the server's own controllers when absent. */
+  owner?: FieldOwner;
+  /** The object is an apply's result: its managedFields are already computed. */
+  applied?: boolean;
+}
+
+/** The manager kube-controller-manager's controllers write as, which kapi's in-server controllers are. */
+const controllerOwner: FieldOwner = { manager: "kube-controller-manager" };
+
+/** The object with managedFields recorded for this write, unless apply computed them already. */
+export function withOwnership(
+  api: ApiContext,
+  target: Target,
+  live: KubeObject | undefined,
+  obj: KubeObject,
+  options: WriteOptions,
+): KubeObject {
+  if (options.applied === true) return obj;
+  return trackUpdate(target, live, obj, options.owner ?? controllerOwner, api.now());
 }
 
 /** kube retries a generated name that collides this many times in all. */
@@ -40,10 +60,10 @@ export async function createObject(
   options: WriteOptions = {},
 ): Promise<KubeObject> {
   const { kind } = target;
-  const obj = body;
-  checkTypeMeta(obj, kind);
-  checkNamespace(obj, kind, target.namespace);
-  defaultObject(kind, obj);
+  checkTypeMeta(body, kind);
+  checkNamespace(body, kind, target.namespace);
+  defaultObject(kind, body);
+  const obj = withOwnership(api, target, undefined, body, options);
   const meta = objectMeta(obj);
   const dryRun = options.dryRun === true;
   const attributes = {

@@ -9,7 +9,7 @@ import { badRequest, conflict, invalid, notFound } from "../errors/status-error.
 import { ConflictError, NotFoundError } from "../storage/errors.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import type { ApiContext, Target } from "./api-context.js";
-import { createObject, type WriteOptions } from "./create-object.js";
+import { createObject, type WriteOptions, withOwnership } from "./create-object.js";
 import { deleteIfFinalized } from "./delete-object.js";
 import { groupKind, groupResource, hasStatus, storageKindOf, tracksGeneration } from "./kinds.js";
 import { finalizersOf, objectMeta } from "./object-access.js";
@@ -33,17 +33,24 @@ function specChanged(obj: KubeObject, old: KubeObject): boolean {
   return !isDeepStrictEqual(a, b);
 }
 
+const beyondSpec = new Set(["apiVersion", "kind", "metadata", "status"]);
+
+/**
+ * A status write keeps the stored spec (every top-level field but metadata and status) and labels, as
+ * kube's status strategies do; its other metadata changes go through.
+ */
+function keepSpec(obj: KubeObject, old: KubeObject): void {
+  for (const key of Object.keys(obj)) if (!beyondSpec.has(key)) delete obj[key];
+  for (const [key, value] of Object.entries(old)) if (!beyondSpec.has(key)) obj[key] = structuredClone(value);
+  const labels = objectMeta(old).labels;
+  if (labels === undefined) delete objectMeta(obj).labels;
+  else objectMeta(obj).labels = structuredClone(labels);
+}
+
 /** What an update keeps from the stored object whatever the client sends (kube's BeforeUpdate). */
 function prepareUpdate(target: Target, obj: KubeObject, old: KubeObject): void {
-  if (target.subresource === "status") {
-    const status = obj.status;
-    for (const key of Object.keys(obj)) delete obj[key];
-    Object.assign(obj, structuredClone(old));
-    if (status === undefined) delete obj.status;
-    else obj.status = status;
-    return;
-  }
-  if (hasStatus(target.kind)) {
+  if (target.subresource === "status") keepSpec(obj, old);
+  else if (hasStatus(target.kind)) {
     if (old.status === undefined) delete obj.status;
     else obj.status = structuredClone(old.status);
   }
@@ -110,8 +117,9 @@ export async function updateObject(
     }
     const current = decodeStored(kv);
     const old = stored.version === kind.version ? current : toVersion(current, kind.version);
-    const obj = structuredClone(body);
-    defaultObject(kind, obj);
+    const defaulted = structuredClone(body);
+    defaultObject(kind, defaulted);
+    const obj = withOwnership(api, target, old, defaulted, options);
     const attributes = {
       operation: "UPDATE" as const,
       kind,
