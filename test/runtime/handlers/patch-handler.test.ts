@@ -12,6 +12,16 @@ interface Entry {
   fieldsV1: Record<string, unknown>;
 }
 
+/** An object or a Status, as far as these tests read either. */
+interface Answer {
+  message?: string;
+  reason?: string;
+  details?: { causes?: unknown[] };
+  data?: Record<string, string>;
+  status?: { replicas?: number };
+  metadata: { managedFields?: Entry[]; [key: string]: unknown };
+}
+
 describe("PATCH", () => {
   let server: RunningServer;
   beforeAll(async () => {
@@ -25,20 +35,20 @@ describe("PATCH", () => {
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-  ): Promise<{ status: number; body: Record<string, any> }> {
+  ): Promise<{ status: number; body: Answer }> {
     const res = await fetch(server.url + path, {
       method,
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
       ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
     });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
+    return { status: res.status, body: (await res.json()) as Answer };
   }
   const patch = (path: string, type: string, body: unknown, headers: Record<string, string> = {}) =>
     call("PATCH", path, body, { "content-type": type, ...headers });
   const apply = (path: string, body: unknown, query = "fieldManager=tester") =>
     patch(`${path}?${query}`, "application/apply-patch+yaml", body);
-  const managers = (obj: Record<string, any>) =>
-    ((obj.metadata.managedFields ?? []) as Entry[]).map(
+  const managers = (obj: Answer) =>
+    (obj.metadata.managedFields ?? []).map(
       (e) => `${e.manager}/${e.operation}${e.subresource ? `/${e.subresource}` : ""}`,
     );
 
@@ -80,7 +90,7 @@ describe("PATCH", () => {
     expect(created.status).toBe(201);
     expect(managers(created.body)).toEqual(["tester/Apply"]);
     // An Apply entry holds what the configuration sets: no `.` for the map itself, as kube writes it.
-    expect(created.body.metadata.managedFields[0].fieldsV1).toEqual({ "f:data": { "f:k": {} } });
+    expect(created.body.metadata.managedFields?.[0]?.fieldsV1).toEqual({ "f:data": { "f:k": {} } });
     const updated = await apply(`${cm}/a`, configMap("a", { k: "2" }));
     expect(updated.status).toBe(200);
     expect(updated.body.data).toEqual({ k: "2" });
@@ -130,7 +140,7 @@ describe("PATCH", () => {
       "fieldManager=controller",
     );
     expect(status.status).toBe(200);
-    expect(status.body.status.replicas).toBe(3);
+    expect(status.body.status?.replicas).toBe(3);
     expect(managers(status.body).sort()).toEqual(["controller/Apply/status", "tester/Apply"]);
     const invalid = await apply(`${path}/d`, { ...deployment, spec: { ...deployment.spec, replicas: -1 } });
     expect(invalid.status).toBe(422);
