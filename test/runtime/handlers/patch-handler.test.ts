@@ -111,7 +111,7 @@ describe("PATCH", () => {
     expect(conflict.status).toBe(409);
     expect(conflict.body.reason).toBe("Conflict");
     expect(conflict.body.message).toBe('Apply failed with 1 conflict: conflict with "tester": .data.k');
-    expect(conflict.body.details.causes).toEqual([
+    expect(conflict.body.details?.causes).toEqual([
       { reason: "FieldManagerConflict", message: 'conflict with "tester"', field: ".data.k" },
     ]);
     const forced = await apply(`${cm}/c`, configMap("c", { k: "2" }), "fieldManager=other&force=true");
