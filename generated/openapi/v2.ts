@@ -14428,6 +14428,111 @@ const document: Record<string, unknown> = {
           "group": "",
           "kind": "DeleteOptions",
           "version": "v1"
+        },
+        {
+          "group": "admissionregistration.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "apiextensions.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "apiregistration.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "apps",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "authentication.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "authorization.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "autoscaling",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "autoscaling",
+          "kind": "DeleteOptions",
+          "version": "v2"
+        },
+        {
+          "group": "batch",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "certificates.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "coordination.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "discovery.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "events.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "flowcontrol.apiserver.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "networking.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "node.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "policy",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "rbac.authorization.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "resource.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "scheduling.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
+        },
+        {
+          "group": "storage.k8s.io",
+          "kind": "DeleteOptions",
+          "version": "v1"
         }
       ]
     },
@@ -14825,6 +14930,111 @@ const document: Record<string, unknown> = {
           "group": "",
           "kind": "WatchEvent",
           "version": "v1"
+        },
+        {
+          "group": "admissionregistration.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "apiextensions.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "apiregistration.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "apps",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "authentication.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "authorization.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "autoscaling",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "autoscaling",
+          "kind": "WatchEvent",
+          "version": "v2"
+        },
+        {
+          "group": "batch",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "certificates.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "coordination.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "discovery.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "events.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "flowcontrol.apiserver.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "networking.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "node.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "policy",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "rbac.authorization.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "resource.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "scheduling.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
+        },
+        {
+          "group": "storage.k8s.io",
+          "kind": "WatchEvent",
+          "version": "v1"
         }
       ]
     },
@@ -14995,7 +15205,10 @@ const document: Record<string, unknown> = {
     "/api/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getCoreV1APIResources",
@@ -35552,15 +35765,16 @@ const document: Record<string, unknown> = {
     "/apis/admissionregistration.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getAdmissionregistrationAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -35584,7 +35798,10 @@ const document: Record<string, unknown> = {
     "/apis/admissionregistration.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getAdmissionregistrationV1APIResources",
@@ -40877,15 +41094,16 @@ const document: Record<string, unknown> = {
     "/apis/apiextensions.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getApiextensionsAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -40909,7 +41127,10 @@ const document: Record<string, unknown> = {
     "/apis/apiextensions.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getApiextensionsV1APIResources",
@@ -41987,15 +42208,16 @@ const document: Record<string, unknown> = {
     "/apis/apiregistration.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getApiregistrationAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -42019,7 +42241,10 @@ const document: Record<string, unknown> = {
     "/apis/apiregistration.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getApiregistrationV1APIResources",
@@ -43097,15 +43322,16 @@ const document: Record<string, unknown> = {
     "/apis/apps/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getAppsAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -43129,7 +43355,10 @@ const document: Record<string, unknown> = {
     "/apis/apps/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getAppsV1APIResources",
@@ -50136,15 +50365,16 @@ const document: Record<string, unknown> = {
     "/apis/authentication.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getAuthenticationAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -50168,7 +50398,10 @@ const document: Record<string, unknown> = {
     "/apis/authentication.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getAuthenticationV1APIResources",
@@ -50372,15 +50605,16 @@ const document: Record<string, unknown> = {
     "/apis/authorization.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getAuthorizationAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -50404,7 +50638,10 @@ const document: Record<string, unknown> = {
     "/apis/authorization.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getAuthorizationV1APIResources",
@@ -50787,15 +51024,16 @@ const document: Record<string, unknown> = {
     "/apis/autoscaling/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getAutoscalingAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -50819,7 +51057,10 @@ const document: Record<string, unknown> = {
     "/apis/autoscaling/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getAutoscalingV1APIResources",
@@ -52162,7 +52403,10 @@ const document: Record<string, unknown> = {
     "/apis/autoscaling/v2/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getAutoscalingV2APIResources",
@@ -53505,15 +53749,16 @@ const document: Record<string, unknown> = {
     "/apis/batch/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getBatchAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -53537,7 +53782,10 @@ const document: Record<string, unknown> = {
     "/apis/batch/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getBatchV1APIResources",
@@ -56191,15 +56439,16 @@ const document: Record<string, unknown> = {
     "/apis/certificates.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getCertificatesAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -56223,7 +56472,10 @@ const document: Record<string, unknown> = {
     "/apis/certificates.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getCertificatesV1APIResources",
@@ -57504,15 +57756,16 @@ const document: Record<string, unknown> = {
     "/apis/coordination.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getCoordinationAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -57536,7 +57789,10 @@ const document: Record<string, unknown> = {
     "/apis/coordination.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getCoordinationV1APIResources",
@@ -58669,15 +58925,16 @@ const document: Record<string, unknown> = {
     "/apis/discovery.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getDiscoveryAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -58701,7 +58958,10 @@ const document: Record<string, unknown> = {
     "/apis/discovery.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getDiscoveryV1APIResources",
@@ -59834,15 +60094,16 @@ const document: Record<string, unknown> = {
     "/apis/events.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getEventsAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -59866,7 +60127,10 @@ const document: Record<string, unknown> = {
     "/apis/events.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getEventsV1APIResources",
@@ -60999,15 +61263,16 @@ const document: Record<string, unknown> = {
     "/apis/flowcontrol.apiserver.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getFlowcontrolApiserverAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -61031,7 +61296,10 @@ const document: Record<string, unknown> = {
     "/apis/flowcontrol.apiserver.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getFlowcontrolApiserverV1APIResources",
@@ -63155,15 +63423,16 @@ const document: Record<string, unknown> = {
     "/apis/networking.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getNetworkingAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -63187,7 +63456,10 @@ const document: Record<string, unknown> = {
     "/apis/networking.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getNetworkingV1APIResources",
@@ -68363,15 +68635,16 @@ const document: Record<string, unknown> = {
     "/apis/node.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getNodeAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -68395,7 +68668,10 @@ const document: Record<string, unknown> = {
     "/apis/node.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getNodeV1APIResources",
@@ -69270,15 +69546,16 @@ const document: Record<string, unknown> = {
     "/apis/policy/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getPolicyAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -69302,7 +69579,10 @@ const document: Record<string, unknown> = {
     "/apis/policy/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getPolicyV1APIResources",
@@ -70645,15 +70925,16 @@ const document: Record<string, unknown> = {
     "/apis/rbac.authorization.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getRbacAuthorizationAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -70677,7 +70958,10 @@ const document: Record<string, unknown> = {
     "/apis/rbac.authorization.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getRbacAuthorizationV1APIResources",
@@ -74597,15 +74881,16 @@ const document: Record<string, unknown> = {
     "/apis/resource.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getResourceAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -74629,7 +74914,10 @@ const document: Record<string, unknown> = {
     "/apis/resource.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getResourceV1APIResources",
@@ -78759,15 +79047,16 @@ const document: Record<string, unknown> = {
     "/apis/scheduling.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getSchedulingAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -78791,7 +79080,10 @@ const document: Record<string, unknown> = {
     "/apis/scheduling.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getSchedulingV1APIResources",
@@ -79666,15 +79958,16 @@ const document: Record<string, unknown> = {
     "/apis/storage.k8s.io/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getStorageAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -79698,7 +79991,10 @@ const document: Record<string, unknown> = {
     "/apis/storage.k8s.io/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getStorageV1APIResources",

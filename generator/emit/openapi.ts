@@ -1,10 +1,13 @@
 // OpenAPI documents of the default served set: /openapi/v2, /openapi/v3 and one v3 document per group and
-// group/version. The documents are built by runtime/openapi from the served group/versions and the schemas.
+// group/version, built by runtime/openapi from the served group/versions and the schemas. Beside them,
+// `openapi/meta.ts`: the shared definitions of schemas/meta/ and the names of those every operation refers
+// to, from which the runtime builds documents for group/versions registered while it runs.
 import { buildOpenApiV2 } from "../../runtime/openapi/build-v2.js";
 import {
   buildOpenApiV3Group,
   buildOpenApiV3GroupVersion,
   buildOpenApiV3Index,
+  documentHash,
   openApiV3Path,
 } from "../../runtime/openapi/build-v3.js";
 import type { OpenApiInput } from "../../runtime/openapi/openapi-input.js";
@@ -38,7 +41,6 @@ export const openapiEmitter: Emitter = {
   emit(set) {
     const enabled = servedGroupVersions(set).filter((gv) => gv.enabledByDefault);
     const input: OpenApiInput = {
-      groupVersions: enabled,
       schemas: componentSchemas(set),
       meta: metaDefinitions(set),
       version: kubernetesVersion,
@@ -49,22 +51,34 @@ export const openapiEmitter: Emitter = {
       v3[`apis/${group}`] = buildOpenApiV3Group(group, input);
     }
     for (const gv of enabled) v3[openApiV3Path(gv)] = buildOpenApiV3GroupVersion(gv, input);
+    const hashes: Record<string, string> = {};
     for (const [path, doc] of Object.entries(v3)) {
+      hashes[path] = documentHash(doc);
       files.push({
         path: `openapi/v3/${path}.ts`,
         content: documentModule(sourcesOf(set, schemaNames(doc, "components")), doc),
       });
     }
-    const index = buildOpenApiV3Index(v3);
     files.push({
       path: "openapi/v3/index.ts",
       content: documentModule(
         set.files.map((f) => f.path),
-        index,
+        buildOpenApiV3Index(hashes),
       ),
     });
     const v2 = buildOpenApiV2(enabled, input);
     files.push({ path: "openapi/v2.ts", content: documentModule(sourcesOf(set, schemaNames(v2, "definitions")), v2) });
+    // The shared definitions of schemas/meta/ (ObjectMeta, Status, Quantity, …), which any kind may refer to.
+    const metaNames = set.files
+      .filter((f) => f.id.startsWith("meta/"))
+      .flatMap((f) => Object.keys(f.file.definitions ?? {}).map((name) => set.openapiName({ fileId: f.id, name })))
+      .sort();
+    const meta = {
+      version: input.version,
+      meta: input.meta,
+      schemas: Object.fromEntries(metaNames.map((name) => [name, input.schemas[name]])),
+    };
+    files.push({ path: "openapi/meta.ts", content: documentModule(sourcesOf(set, metaNames), meta) });
     return { files };
   },
 };

@@ -1,13 +1,8 @@
 // The OpenAPI v2 (swagger 2.0) document of /openapi/v2: every served group/version in one document, with
 // definitions converted from the v3 component schemas the way kube-apiserver's v2 document has them.
 import { type ServedGroupVersion, sortGroupVersions } from "../discovery/served.js";
-import {
-  listMediaTypes,
-  objectMediaTypes,
-  patchMediaTypes,
-  responseDescriptions,
-  textMediaTypes,
-} from "./media-types.js";
+import { withKindInGroupVersions } from "./group-version-kinds.js";
+import { patchMediaTypes, responseDescriptions, responseMediaTypes } from "./media-types.js";
 import { type OpenApiInput, v3RefPrefix } from "./openapi-input.js";
 import { pathItems } from "./path-items.js";
 import { groupRoute, type Parameter, type Route, resourceRoutes, resourcesRoute } from "./routes.js";
@@ -24,7 +19,27 @@ export function buildOpenApiV2(gvs: ServedGroupVersion[], input: OpenApiInput): 
     if (group !== "") routes.push(groupRoute(group, input.meta));
   }
   for (const gv of sorted) routes.push(resourcesRoute(gv, input.meta), ...resourceRoutes(gv, input.meta));
+  const schemas = withKindInGroupVersions(input.schemas, [input.meta.deleteOptions, input.meta.watchEvent], gvs);
+  return {
+    swagger: "2.0",
+    info: { title: "Kubernetes", version: input.version },
+    ...openApiV2Parts(routes, schemas),
+    security: [{ BearerToken: [] }],
+    securityDefinitions: { BearerToken: { type: "apiKey", name: "authorization", in: "header" } },
+  };
+}
 
+/** The paths and definitions a group/version registered at run time adds to /openapi/v2: its resources only. */
+export function buildOpenApiV2Resources(gv: ServedGroupVersion, input: OpenApiInput): OpenApiV2Parts {
+  return openApiV2Parts(resourceRoutes(gv, input.meta), input.schemas);
+}
+
+export interface OpenApiV2Parts {
+  paths: Record<string, Doc>;
+  definitions: Record<string, Schema>;
+}
+
+function openApiV2Parts(routes: Route[], schemas: Record<string, Schema>): OpenApiV2Parts {
   const paths: Record<string, Doc> = {};
   for (const item of pathItems(routes)) {
     const entry: Doc = {};
@@ -37,17 +52,10 @@ export function buildOpenApiV2(gvs: ServedGroupVersion[], input: OpenApiInput): 
     ...("definition" in r.response ? [r.response.definition] : []),
   ]);
   const definitions: Record<string, Schema> = {};
-  for (const name of reachableSchemas(roots, input.schemas, v3RefPrefix)) {
-    definitions[name] = toV2Schema(input.schemas[name] ?? {});
+  for (const name of reachableSchemas(roots, schemas, v3RefPrefix)) {
+    definitions[name] = toV2Schema(schemas[name] ?? {});
   }
-  return {
-    swagger: "2.0",
-    info: { title: "Kubernetes", version: input.version },
-    paths,
-    definitions,
-    security: [{ BearerToken: [] }],
-    securityDefinitions: { BearerToken: { type: "apiKey", name: "authorization", in: "header" } },
-  };
+  return { paths, definitions };
 }
 
 /**
@@ -76,20 +84,18 @@ function toV2Ref(ref: string): string {
   return ref.startsWith(v3RefPrefix) ? `${v2RefPrefix}${ref.slice(v3RefPrefix.length)}` : ref;
 }
 
+/** Patch media types for patches; the discovery routes (no action) list what they produce; anything else. */
+function consumes(route: Route): string[] {
+  if (route.body?.patch) return patchMediaTypes;
+  return route.action === "" ? responseMediaTypes(route.response.media) : ["*/*"];
+}
+
 function parameter(p: Parameter): Doc {
   return { name: p.name, in: p.in, ...(p.in === "path" ? { required: true } : {}), type: p.type, uniqueItems: true };
 }
 
 function operation(route: Route, parameters: Parameter[]): Doc {
   const r = route.response;
-  const produces =
-    r.media === "connect"
-      ? ["*/*"]
-      : r.media === "text"
-        ? textMediaTypes
-        : r.media === "list"
-          ? listMediaTypes
-          : objectMediaTypes;
   const params: Doc[] = [];
   if (route.body) {
     params.push({
@@ -108,8 +114,8 @@ function operation(route: Route, parameters: Parameter[]): Doc {
     tags: [route.tag],
     description: route.description,
     operationId: route.operationId,
-    consumes: route.body?.patch ? patchMediaTypes : ["*/*"],
-    produces,
+    consumes: consumes(route),
+    produces: responseMediaTypes(r.media),
     schemes: ["https"],
     ...(params.length > 0 ? { parameters: params } : {}),
     responses,

@@ -3,13 +3,8 @@
 import { createHash } from "node:crypto";
 import { groupVersionPath, type ServedGroupVersion } from "../discovery/served.js";
 import { canonicalJson } from "./canonical-json.js";
-import {
-  listMediaTypes,
-  objectMediaTypes,
-  patchMediaTypes,
-  responseDescriptions,
-  textMediaTypes,
-} from "./media-types.js";
+import { withKindInGroupVersions } from "./group-version-kinds.js";
+import { patchMediaTypes, responseDescriptions, responseMediaTypes } from "./media-types.js";
 import { type OpenApiInput, v3RefPrefix } from "./openapi-input.js";
 import { pathItems } from "./path-items.js";
 import { groupRoute, type Parameter, type Response, type Route, resourceRoutes, resourcesRoute } from "./routes.js";
@@ -24,29 +19,40 @@ export function openApiV3Path(gv: { group: string; version: string }): string {
   return groupVersionPath(gv).slice(1);
 }
 
+/** A built-in group/version: its discovery route and its resources. */
 export function buildOpenApiV3GroupVersion(gv: ServedGroupVersion, input: OpenApiInput): Doc {
-  return document([resourcesRoute(gv, input.meta), ...resourceRoutes(gv, input.meta)], input);
+  return document([resourcesRoute(gv, input.meta), ...resourceRoutes(gv, input.meta)], input, gv);
+}
+
+/** A group/version served from definitions registered at run time: its resources only, as for custom resources. */
+export function buildOpenApiV3Resources(gv: ServedGroupVersion, input: OpenApiInput): Doc {
+  return document(resourceRoutes(gv, input.meta), input, gv);
 }
 
 export function buildOpenApiV3Group(group: string, input: OpenApiInput): Doc {
   return document([groupRoute(group, input.meta)], input);
 }
 
-/** `/openapi/v3`: each document's URL carries a hash of its content so clients can cache it. */
-export function buildOpenApiV3Index(documents: Record<string, Doc>): Doc {
+/** `/openapi/v3`: each document's URL carries the hash of its content so clients can cache it. */
+export function buildOpenApiV3Index(hashes: Record<string, string>): Doc {
   const paths: Record<string, Doc> = {};
-  for (const path of Object.keys(documents).sort()) {
-    paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${documentHash(documents[path] ?? {})}` };
+  for (const path of Object.keys(hashes).sort()) {
+    paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hashes[path]}` };
   }
   return { paths };
 }
 
-/** Upper-case hex sha512 of the document's canonical JSON, the form kube-apiserver uses. */
-export function documentHash(document: Doc): string {
-  return createHash("sha512").update(canonicalJson(document)).digest("hex").toUpperCase();
+/** Upper-case hex sha512 of the bytes served, kube-openapi's ETag and `hash` value. */
+export function contentHash(bytes: string | Uint8Array): string {
+  return createHash("sha512").update(bytes).digest("hex").toUpperCase();
 }
 
-function document(routes: Route[], input: OpenApiInput): Doc {
+/** The hash of a document as it is served: its canonical JSON. */
+export function documentHash(document: Doc): string {
+  return contentHash(canonicalJson(document));
+}
+
+function document(routes: Route[], input: OpenApiInput, gv?: ServedGroupVersion): Doc {
   const paths: Record<string, Doc> = {};
   for (const item of pathItems(routes)) {
     const entry: Doc = {};
@@ -58,8 +64,11 @@ function document(routes: Route[], input: OpenApiInput): Doc {
     ...(r.body ? [r.body.definition] : []),
     ...("definition" in r.response ? [r.response.definition] : []),
   ]);
+  const available = gv
+    ? withKindInGroupVersions(input.schemas, [input.meta.deleteOptions, input.meta.watchEvent], [gv])
+    : input.schemas;
   const schemas: Record<string, Schema> = {};
-  for (const name of reachableSchemas(roots, input.schemas, v3RefPrefix)) schemas[name] = input.schemas[name] ?? {};
+  for (const name of reachableSchemas(roots, available, v3RefPrefix)) schemas[name] = available[name] ?? {};
   return {
     openapi: "3.0.0",
     info: { title: "Kubernetes", version: input.version },
@@ -100,18 +109,14 @@ function operation(route: Route, parameters: Parameter[]): Doc {
   return op;
 }
 
-function responseContent(r: Response): [string[], Doc] {
-  if ("definition" in r) return [r.media === "list" ? listMediaTypes : objectMediaTypes, ref(r.definition)];
-  return [r.media === "text" ? textMediaTypes : ["*/*"], { type: "string" }];
-}
-
 function responses(r: Response): Doc {
-  const [types, schema] = responseContent(r);
+  const schema = "definition" in r ? ref(r.definition) : { type: "string" };
+  const types = [...responseMediaTypes(r.media)].sort();
   const out: Doc = {};
   for (const code of r.codes) {
     out[code] = {
       description: responseDescriptions[code],
-      content: Object.fromEntries([...types].sort().map((t) => [t, { schema }])),
+      content: Object.fromEntries(types.map((t) => [t, { schema }])),
     };
   }
   out["401"] = { description: responseDescriptions["401"] };

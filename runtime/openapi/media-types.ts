@@ -25,3 +25,22 @@ export const responseDescriptions: Record<string, string> = {
   "202": "Accepted",
   "401": "Unauthorized",
 };
+
+/** What an operation answers with: an object, a list or watch stream, a named group's discovery, a connection, text. */
+export type ResponseMedia = "object" | "list" | "group" | "connect" | "text";
+
+/** The media types an operation produces. A named group's discovery route is not offered in CBOR. */
+export function responseMediaTypes(media: ResponseMedia): string[] {
+  switch (media) {
+    case "object":
+      return objectMediaTypes;
+    case "list":
+      return listMediaTypes;
+    case "group":
+      return objectMediaTypes.filter((t) => t !== "application/cbor");
+    case "connect":
+      return ["*/*"];
+    case "text":
+      return textMediaTypes;
+  }
+}

@@ -1,10 +1,8 @@
-// What the OpenAPI builders need: the served group/versions and every schema their operations may reach.
-import type { ServedGroupVersion } from "../discovery/served.js";
+// What the OpenAPI builders need besides the served group/versions: every schema their operations may reach.
 import type { MetaDefinitions } from "./routes.js";
 import type { Schema } from "./schema-refs.js";
 
 export interface OpenApiInput {
-  groupVersions: ServedGroupVersion[];
   /** OpenAPI v3 component schemas by definition name; refs are `#/components/schemas/<name>`. */
   schemas: Record<string, Schema>;
   meta: MetaDefinitions;

@@ -8,6 +8,7 @@ import {
   type ServedResource,
   type ServedSubresource,
 } from "../discovery/served.js";
+import type { ResponseMedia } from "./media-types.js";
 
 /** Definition names of the meta types every group/version's operations refer to. */
 export interface MetaDefinitions {
@@ -27,8 +28,8 @@ export interface Parameter {
 
 /** What an operation answers with: a definition in one of the object or list encodings, or text. */
 export type Response =
-  | { media: "object" | "list"; definition: string; codes: string[] }
-  | { media: "connect" | "text"; codes: string[] };
+  | { media: Exclude<ResponseMedia, "connect" | "text">; definition: string; codes: string[] }
+  | { media: Extract<ResponseMedia, "connect" | "text">; codes: string[] };
 
 export interface Route {
   path: string;
@@ -122,7 +123,7 @@ export function groupRoute(group: string, meta: MetaDefinitions): Route {
     description: "get information of a group",
     action: "",
     parameters: [],
-    response: { media: "object", definition: meta.apiGroup, codes: ["200"] },
+    response: { media: "group", definition: meta.apiGroup, codes: ["200"] },
     tag: `${tag.charAt(0).toLowerCase()}${tag.slice(1)}`,
   };
 }

@@ -1,6 +1,7 @@
 // What a request carries through the pipeline, and the per-server state the stages read.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorLog } from "../http/write-error.js";
+import type { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import type { RouteMatch } from "../routing/match-route.js";
 import type { HealthChecks } from "./endpoints/health.js";
@@ -18,6 +19,8 @@ export interface ServerState {
   address: string;
   health: HealthChecks;
   log: ErrorLog;
+  /** The OpenAPI documents this server serves; group/versions registered at run time change them. */
+  openapi: OpenApiDocuments;
   /** Every resource verb, shared by the handlers and the in-server controllers. */
   resources: ResourceApi;
 }

@@ -9,6 +9,7 @@ import { type ControllerSwitches, startControllers } from "../controllers/start-
 import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
 import { renderKubeconfig } from "../http/kubeconfig.js";
 import { type ErrorLog, writeError } from "../http/write-error.js";
+import { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import { ResourceApi } from "../resources/resource-api.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import type { Store } from "../storage/store.js";
@@ -90,6 +91,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     address: "",
     health: { livez, readyz: [...livez, shutdownCheck(() => closing)] },
     log,
+    openapi: new OpenApiDocuments(),
     resources,
   };
 

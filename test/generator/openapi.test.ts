@@ -5,7 +5,7 @@ import { openapiEmitter } from "../../generator/emit/openapi.js";
 import { componentSchemas } from "../../generator/openapi/component-schemas.js";
 import { loadSchemaSet, schemaSetOf } from "../../generator/schema/schema-set.js";
 import { toV2Schema } from "../../runtime/openapi/build-v2.js";
-import { buildOpenApiV3Index } from "../../runtime/openapi/build-v3.js";
+import { buildOpenApiV3Index, contentHash, documentHash } from "../../runtime/openapi/build-v3.js";
 import { groupIdentifier, groupVersionTag } from "../../runtime/openapi/routes.js";
 
 const golden = join(import.meta.dirname, "../golden/openapi-basic");
@@ -66,10 +66,14 @@ describe("OpenAPI names", () => {
     expect(groupVersionTag({ group: "rbac.authorization.k8s.io", version: "v1" })).toBe("rbacAuthorization_v1");
   });
 
-  it("points the v3 index at each document with a content hash", () => {
-    const index = buildOpenApiV3Index({ "apis/x.io/v1": { openapi: "3.0.0" } });
-    expect(JSON.stringify(index)).toMatch(
-      /^\{"paths":\{"apis\/x\.io\/v1":\{"serverRelativeURL":"\/openapi\/v3\/apis\/x\.io\/v1\?hash=[0-9A-F]{128}"\}\}\}$/,
+  it("points the v3 index at each document with the hash of its canonical JSON", () => {
+    const hash = documentHash({ openapi: "3.0.0", info: {} });
+    expect(hash).toBe(contentHash('{"info":{},"openapi":"3.0.0"}'));
+    expect(hash).toMatch(/^[0-9A-F]{128}$/);
+    const index = buildOpenApiV3Index({ "apis/x.io/v1": hash, "api/v1": "AB" });
+    expect(JSON.stringify(index)).toBe(
+      `{"paths":{"api/v1":{"serverRelativeURL":"/openapi/v3/api/v1?hash=AB"},` +
+        `"apis/x.io/v1":{"serverRelativeURL":"/openapi/v3/apis/x.io/v1?hash=${hash}"}}}`,
     );
   });
 });
@@ -82,6 +86,7 @@ describe("OpenAPI emitter", () => {
       "openapi/v3/apis/example.com/v1.ts",
       "openapi/v3/index.ts",
       "openapi/v2.ts",
+      "openapi/meta.ts",
     ]);
     for (const file of files) {
       const path = join(golden, "expected", file.path.replace(/\.ts$/, ".expected.ts"));

@@ -3,12 +3,12 @@
 
 import { notAcceptable } from "../../errors/status-error.js";
 import { formatMediaType, type MediaType, negotiate } from "../../http/accept.js";
-import { writeBody, writeJson, writeText } from "../../http/respond.js";
+import { writeJson, writeText } from "../../http/respond.js";
+import { isOpenApiPath, serveOpenApi } from "../../openapi/serve-openapi.js";
 import type { RequestContext } from "../context.js";
 import { pathNotFound } from "../generic-errors.js";
 import { aggregatedDiscoveryType, apiVersionsBody, discoveryDocuments } from "./discovery.js";
 import { checksOf, type HealthEndpoint, runHealthChecks, runOneCheck } from "./health.js";
-import { openApiV2, openApiV3Document, openApiV3Index } from "./openapi.js";
 import { versionBody } from "./version.js";
 
 export type Endpoint = (ctx: RequestContext) => Promise<void>;
@@ -63,27 +63,10 @@ function healthEndpoint(endpoint: HealthEndpoint, checkName?: string): Endpoint 
   };
 }
 
-const openApiV3: Endpoint = async (ctx) => {
-  choose(ctx, [plainJson]);
-  const doc = await openApiV3Document(ctx.url.pathname.slice("/openapi/v3/".length));
-  if (!doc) throw pathNotFound();
-  const asked = ctx.url.searchParams.get("hash");
-  if (asked !== null && asked !== doc.hash) {
-    // A stale hash is redirected to the current content, as kube-openapi does.
-    ctx.res.writeHead(301, { Location: `${ctx.url.pathname}?hash=${doc.hash}` });
-    ctx.res.end();
-    return;
-  }
-  if (asked !== null) ctx.res.setHeader("Cache-Control", "public, immutable");
-  writeBody(ctx.res, 200, "application/json", doc.text);
-};
-
 const fixed = new Map<string, Endpoint>([
   ["/version", jsonEndpoint(() => versionBody)],
   ["/api", discoveryRoot("/api", (ctx) => apiVersionsBody(ctx.server.address))],
   ["/apis", discoveryRoot("/apis", () => discoveryDocuments().byPath.get("/apis") ?? "")],
-  ["/openapi/v2", jsonEndpoint(openApiV2)],
-  ["/openapi/v3", jsonEndpoint(openApiV3Index)],
   ["/livez", healthEndpoint("livez")],
   ["/readyz", healthEndpoint("readyz")],
   ["/healthz", healthEndpoint("healthz")],
@@ -95,7 +78,7 @@ export function nonResourceEndpoint(path: string): Endpoint | undefined {
   if (exact) return exact;
   const document = discoveryDocuments().byPath.get(path);
   if (document !== undefined) return jsonEndpoint(() => document);
-  if (path.startsWith("/openapi/v3/")) return openApiV3;
+  if (isOpenApiPath(path)) return (ctx) => serveOpenApi(ctx, ctx.server.openapi);
   const health = /^\/(livez|readyz|healthz)\/([^/]+)$/.exec(path);
   if (health) return healthEndpoint(health[1] as HealthEndpoint, health[2]);
   return undefined;

@@ -1,6 +1,7 @@
 // A RequestContext over an in-memory request, for testing stages without a socket.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { OpenApiDocuments } from "../../../runtime/openapi/openapi-documents.js";
 import { ResourceApi } from "../../../runtime/resources/resource-api.js";
 import type { RequestContext } from "../../../runtime/server/context.js";
 import { ping } from "../../../runtime/server/endpoints/health.js";
@@ -31,6 +32,7 @@ export function fakeContext(request: FakeRequest = {}): RequestContext {
       address: "127.0.0.1:6443",
       health: { livez: [ping], readyz: [ping] },
       log: () => {},
+      openapi: new OpenApiDocuments(),
       resources: new ResourceApi({ store: new MemoryStore() }),
     },
   };

@@ -771,6 +771,11 @@ const document: Record<string, unknown> = {
             "group": "",
             "kind": "DeleteOptions",
             "version": "v1"
+          },
+          {
+            "group": "autoscaling",
+            "kind": "DeleteOptions",
+            "version": "v2"
           }
         ]
       },
@@ -1111,6 +1116,11 @@ const document: Record<string, unknown> = {
             "group": "",
             "kind": "WatchEvent",
             "version": "v1"
+          },
+          {
+            "group": "autoscaling",
+            "kind": "WatchEvent",
+            "version": "v2"
           }
         ]
       },

@@ -309,6 +309,11 @@ const document: Record<string, unknown> = {
             "group": "",
             "kind": "DeleteOptions",
             "version": "v1"
+          },
+          {
+            "group": "certificates.k8s.io",
+            "kind": "DeleteOptions",
+            "version": "v1"
           }
         ]
       },
@@ -604,6 +609,11 @@ const document: Record<string, unknown> = {
         "x-kubernetes-group-version-kind": [
           {
             "group": "",
+            "kind": "WatchEvent",
+            "version": "v1"
+          },
+          {
+            "group": "certificates.k8s.io",
             "kind": "WatchEvent",
             "version": "v1"
           }

@@ -966,6 +966,11 @@ const document: Record<string, unknown> = {
             "group": "",
             "kind": "DeleteOptions",
             "version": "v1"
+          },
+          {
+            "group": "networking.k8s.io",
+            "kind": "DeleteOptions",
+            "version": "v1"
           }
         ]
       },
@@ -1304,6 +1309,11 @@ const document: Record<string, unknown> = {
         "x-kubernetes-group-version-kind": [
           {
             "group": "",
+            "kind": "WatchEvent",
+            "version": "v1"
+          },
+          {
+            "group": "networking.k8s.io",
             "kind": "WatchEvent",
             "version": "v1"
           }

@@ -266,6 +266,11 @@ const document: Record<string, unknown> = {
             "group": "",
             "kind": "DeleteOptions",
             "version": "v1"
+          },
+          {
+            "group": "node.k8s.io",
+            "kind": "DeleteOptions",
+            "version": "v1"
           }
         ]
       },
@@ -561,6 +566,11 @@ const document: Record<string, unknown> = {
         "x-kubernetes-group-version-kind": [
           {
             "group": "",
+            "kind": "WatchEvent",
+            "version": "v1"
+          },
+          {
+            "group": "node.k8s.io",
             "kind": "WatchEvent",
             "version": "v1"
           }

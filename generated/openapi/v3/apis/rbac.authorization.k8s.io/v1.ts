@@ -529,6 +529,11 @@ const document: Record<string, unknown> = {
             "group": "",
             "kind": "DeleteOptions",
             "version": "v1"
+          },
+          {
+            "group": "rbac.authorization.k8s.io",
+            "kind": "DeleteOptions",
+            "version": "v1"
           }
         ]
       },
@@ -867,6 +872,11 @@ const document: Record<string, unknown> = {
         "x-kubernetes-group-version-kind": [
           {
             "group": "",
+            "kind": "WatchEvent",
+            "version": "v1"
+          },
+          {
+            "group": "rbac.authorization.k8s.io",
             "kind": "WatchEvent",
             "version": "v1"
           }

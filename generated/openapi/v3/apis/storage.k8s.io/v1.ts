@@ -1638,6 +1638,11 @@ const document: Record<string, unknown> = {
             "group": "",
             "kind": "DeleteOptions",
             "version": "v1"
+          },
+          {
+            "group": "storage.k8s.io",
+            "kind": "DeleteOptions",
+            "version": "v1"
           }
         ]
       },
@@ -1976,6 +1981,11 @@ const document: Record<string, unknown> = {
         "x-kubernetes-group-version-kind": [
           {
             "group": "",
+            "kind": "WatchEvent",
+            "version": "v1"
+          },
+          {
+            "group": "storage.k8s.io",
             "kind": "WatchEvent",
             "version": "v1"
           }

@@ -78,15 +78,16 @@ const document: Record<string, unknown> = {
     "/apis/example.com/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf"
         ],
         "description": "get information of a group",
         "operationId": "getExampleComAPIGroup",
         "produces": [
           "application/json",
           "application/yaml",
-          "application/vnd.kubernetes.protobuf",
-          "application/cbor"
+          "application/vnd.kubernetes.protobuf"
         ],
         "responses": {
           "200": {
@@ -110,7 +111,10 @@ const document: Record<string, unknown> = {
     "/apis/example.com/v1/": {
       "get": {
         "consumes": [
-          "*/*"
+          "application/json",
+          "application/yaml",
+          "application/vnd.kubernetes.protobuf",
+          "application/cbor"
         ],
         "description": "get available resources",
         "operationId": "getExampleComV1APIResources",
