@@ -232,8 +232,10 @@ export function updateManagedFields(
 ): KubeObject {
   const state = managersBeforeUpdate(live, next, ctx.subresource);
   const isCreate = live === undefined || typeof metadataOf(live)?.uid !== "string" || metadataOf(live)?.uid === "";
-  // An object whose fields are not tracked stays so until it is applied to.
-  if (state.managers.size === 0 && !isCreate) return withManagedFields(next, state);
+  // An object whose fields are not tracked stays so until it is applied to, unless this write resets them:
+  // then what else it changes is its own (the specification's point 11).
+  const reset = !ctx.subresource && isResetManagedFields(metadataOf(next)?.managedFields);
+  if (state.managers.size === 0 && !isCreate && !reset) return withManagedFields(next, state);
   const liveObj = live === undefined ? undefined : withoutManagedFields(live);
   try {
     const after = recordUpdateBy(

@@ -59,13 +59,25 @@ describe("where an update's managers come from", () => {
     const reset = updateManagedFields(
       thingSchema,
       applied,
-      yamlObject(thing("replicas: 2", "  managedFields: [{}]\n")),
+      yamlObject(thing("replicas: 1", "  managedFields: [{}]\n")),
       ctx,
     );
     expect(managed(reset)).toBeUndefined();
-    expect(reset.spec).toEqual({ replicas: 2 });
     const later = updateManagedFields(thingSchema, stored(reset), yamlObject(thing("replicas: 3")), ctx);
     expect(managed(later)).toBeUndefined();
+  });
+
+  it("gives the writer what else a resetting request changes (the specification's point 11)", () => {
+    const reset = updateManagedFields(
+      thingSchema,
+      applied,
+      yamlObject(thing("replicas: 2", "  managedFields: [{}]\n")),
+      ctx,
+    );
+    expect(reset.spec).toEqual({ replicas: 2 });
+    expect(managed(reset)?.map((e) => [e.manager, e.operation, e.fieldsV1])).toEqual([
+      [ctx.manager, "Update", { "f:spec": { "f:replicas": {} } }],
+    ]);
   });
 
   it("takes the request's own entries when it edits them", () => {

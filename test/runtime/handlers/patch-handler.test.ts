@@ -175,5 +175,13 @@ describe("PATCH", () => {
       metadata: { ...kept.body.metadata, managedFields: [{}] },
     });
     expect(reset.body.metadata.managedFields).toBeUndefined();
+    // Reset and changed in one request: the change is the writer's.
+    const resetAndChanged = await patch(`${cm}/ua?fieldManager=resetter`, "application/merge-patch+json", {
+      metadata: { managedFields: [{}] },
+      data: { c: "3" },
+    });
+    expect(resetAndChanged.body.metadata.managedFields?.map((e) => [e.manager, e.fieldsV1])).toEqual([
+      ["resetter", { "f:data": { "f:c": {} } }],
+    ]);
   });
 });
