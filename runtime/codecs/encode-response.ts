@@ -2,7 +2,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants, gzip } from "node:zlib";
 import { toGoYaml } from "./go-yaml.js";
-import type { ResponseFormat } from "./response-format.js";
+import { PROTOBUF_MEDIA_TYPE } from "./protobuf/envelope.js";
+import { encodeProtobuf } from "./protobuf/protobuf-response.js";
+import { errorFormat, type ResponseFormat } from "./response-format.js";
 
 export interface EncodedBody {
   contentType: string;
@@ -17,16 +19,30 @@ export function escapeGoJson(json: string): string {
   return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
 }
 
+/** Whether the format is written as protobuf: an object, a list or PartialObjectMetadata asked for so. */
+export function isProtobuf(format: ResponseFormat): boolean {
+  return format.kind === "protobuf" || (format.kind === "partial-object-metadata" && format.protobuf === true);
+}
+
 /**
  * JSON as json.Encoder writes it (compact, newline-terminated) or, when pretty, as json.MarshalIndent with two
- * spaces (no trailing newline); YAML as sigs.k8s.io/yaml writes it.
+ * spaces (no trailing newline); YAML as sigs.k8s.io/yaml writes it; protobuf as kube's protobuf serializer
+ * writes the message the value's kind and apiVersion name.
  */
 export function encodeObject(format: ResponseFormat, value: unknown): EncodedBody {
-  if (format.kind === "yaml" || (format.kind !== "json" && format.yaml === true)) {
+  if (isProtobuf(format)) {
+    return { contentType: PROTOBUF_MEDIA_TYPE, body: encodeProtobuf(value as Record<string, unknown>) };
+  }
+  if (format.kind === "yaml" || ("yaml" in format && format.yaml === true)) {
     return { contentType: "application/yaml", body: Buffer.from(toGoYaml(value)) };
   }
-  const text = format.pretty ? JSON.stringify(value, null, 2) : `${JSON.stringify(value)}\n`;
+  const text = "pretty" in format && format.pretty ? JSON.stringify(value, null, 2) : `${JSON.stringify(value)}\n`;
   return { contentType: "application/json", body: Buffer.from(escapeGoJson(text)) };
+}
+
+/** An error's Status in the encoding the client's Accept header takes (see `errorFormat`). */
+export function encodeStatus(accept: string | undefined, status: object): EncodedBody {
+  return encodeObject(errorFormat(accept), status);
 }
 
 /** responsewriters' content-encoding check: a comma-separated token that is exactly `gzip`. */

@@ -1,26 +1,42 @@
 // Which representation a resource response takes, negotiated from Accept as kube-apiserver's
 // NegotiateOutputMediaType does with a resource endpoint's restrictions: clauses by q (then specificity), the
 // first serializer whose type matches and whose parameters are allowed wins; `as`/`g`/`v` ask for a meta.k8s.io
-// Table or PartialObjectMetadata(List); other parameters (charset, …) are ignored.
+// Table or PartialObjectMetadata(List); other parameters (charset, …) are ignored. Errors are negotiated
+// without the endpoint's restrictions (`errorFormat`), as kube's ErrorNegotiated does.
 import { invalid } from "../errors/field-error.js";
 import { formatFieldError } from "../errors/format-field-error.js";
 import { badRequest, notAcceptable, StatusError } from "../errors/status-error.js";
 import { parseMediaType } from "../http/accept.js";
 import type { MetaVersion } from "./partial-object-metadata.js";
+import { PROTOBUF_MEDIA_TYPE } from "./protobuf/envelope.js";
 import type { IncludeObject } from "./table.js";
 
 export type ResponseFormat =
   | { kind: "json"; pretty: boolean }
   | { kind: "yaml" }
-  /** `yaml` is set when the Table was asked for as application/yaml. */
+  | { kind: "protobuf" }
+  /** `yaml` is set when the Table was asked for as application/yaml (Tables have no protobuf form). */
   | { kind: "table"; version: MetaVersion; includeObject: IncludeObject; pretty: boolean; yaml?: boolean }
-  | { kind: "partial-object-metadata"; version: MetaVersion; pretty: boolean; yaml?: boolean };
+  /** `yaml` or `protobuf` is set when asked for in that media type. */
+  | {
+      kind: "partial-object-metadata";
+      version: MetaVersion;
+      pretty: boolean;
+      yaml?: boolean;
+      protobuf?: boolean;
+    };
 
 export interface ResponseTarget {
   list: boolean;
   watch: boolean;
   /** The served kind, for kube's wording of a PartialObjectMetadata/list mismatch. */
   kind?: { group: string; kind: string };
+  /**
+   * Whether the kind has a protobuf message, asked only when a clause picks protobuf; without it the kind has
+   * one. A kind without one (custom resources) gets protobuf only as PartialObjectMetadata, as kube's
+   * StandardSerializers restrict it.
+   */
+  protobuf?: () => boolean;
 }
 
 interface Serializer {
@@ -29,12 +45,17 @@ interface Serializer {
   subtype: string;
   /** Has a stream serializer (`;stream=watch`); YAML has none, so a YAML watch is refused. */
   streams: boolean;
+  /** Can carry a Table: kube's tables have no protobuf message (AllowsMediaTypeTransform). */
+  tables: boolean;
 }
 
-/** The serializers of a built-in resource endpoint, in kube's order; protobuf joins with the protobuf codec. */
+const PROTOBUF_SUBTYPE = PROTOBUF_MEDIA_TYPE.slice("application/".length);
+
+/** The serializers of a built-in resource endpoint, in kube's order (its CodecFactory's). */
 const SERIALIZERS: readonly Serializer[] = [
-  { mediaType: "application/json", type: "application", subtype: "json", streams: true },
-  { mediaType: "application/yaml", type: "application", subtype: "yaml", streams: false },
+  { mediaType: "application/json", type: "application", subtype: "json", streams: true, tables: true },
+  { mediaType: "application/yaml", type: "application", subtype: "yaml", streams: false, tables: true },
+  { mediaType: PROTOBUF_MEDIA_TYPE, type: "application", subtype: PROTOBUF_SUBTYPE, streams: true, tables: false },
 ];
 
 export const RESPONSE_MEDIA_TYPES: readonly string[] = SERIALIZERS.map((s) => s.mediaType);
@@ -76,8 +97,11 @@ interface Negotiated {
   convert?: { kind: string; group: string; version: string };
 }
 
-/** acceptMediaTypeOptions with RequestScope's AllowsMediaTypeTransform for a resource that has a table convertor. */
-function acceptClause(params: Record<string, string>, serializer: Serializer): Negotiated | undefined {
+/** What an endpoint allows a serializer to answer with: a transformation, or the object itself (no `convert`). */
+type Allows = (serializer: Serializer, convert: Negotiated["convert"]) => boolean;
+
+/** acceptMediaTypeOptions: the clause's parameters, then the endpoint's restrictions. */
+function acceptClause(params: Record<string, string>, serializer: Serializer, allows: Allows): Negotiated | undefined {
   let pretty = false;
   let convert: Negotiated["convert"];
   for (const [key, value] of Object.entries(params)) {
@@ -94,15 +118,26 @@ function acceptClause(params: Record<string, string>, serializer: Serializer): N
       pretty = value === "1";
     }
   }
-  if (convert !== undefined) {
-    if (convert.group !== META_GROUP || (convert.version !== "v1" && convert.version !== "v1beta1")) return undefined;
-    const transforms = ["Table", "PartialObjectMetadata", "PartialObjectMetadataList"];
-    if (!transforms.includes(convert.kind)) return undefined;
-  }
+  if (!allows(serializer, convert)) return undefined;
   return convert === undefined ? { serializer, pretty } : { serializer, pretty, convert };
 }
 
-function negotiate(accept: string | undefined): Negotiated | undefined {
+const TRANSFORMS: readonly string[] = ["Table", "PartialObjectMetadata", "PartialObjectMetadataList"];
+
+/** RequestScope.AllowsMediaTypeTransform for a resource that has a table convertor. */
+function resourceAllows(target: ResponseTarget): Allows {
+  return (serializer, convert) => {
+    if (convert === undefined) return serializer.subtype !== PROTOBUF_SUBTYPE || (target.protobuf?.() ?? true);
+    if (convert.group !== META_GROUP || (convert.version !== "v1" && convert.version !== "v1beta1")) return false;
+    if (!TRANSFORMS.includes(convert.kind)) return false;
+    return convert.kind !== "Table" || serializer.tables;
+  };
+}
+
+/** kube's DefaultEndpointRestrictions, which errors are written under: no transformations. */
+const noTransforms: Allows = (_serializer, convert) => convert === undefined;
+
+function negotiate(accept: string | undefined, allows: Allows): Negotiated | undefined {
   const json = SERIALIZERS[0] as Serializer;
   if (accept === undefined || accept === "") return { serializer: json, pretty: false };
   for (const clause of parseAccept(accept)) {
@@ -111,7 +146,7 @@ function negotiate(accept: string | undefined): Negotiated | undefined {
         (clause.type === serializer.type && (clause.subtype === serializer.subtype || clause.subtype === "*")) ||
         (clause.type === "*" && clause.subtype === "*");
       if (!typeMatches) continue;
-      const accepted = acceptClause(clause.params, serializer);
+      const accepted = acceptClause(clause.params, serializer, allows);
       if (accepted) return accepted;
     }
   }
@@ -170,18 +205,20 @@ export function negotiateResponse(
   target: ResponseTarget,
   userAgent?: string,
 ): ResponseFormat {
-  const negotiated = negotiate(accept);
+  const negotiated = negotiate(accept, resourceAllows(target));
   if (negotiated === undefined) throw notAcceptable(RESPONSE_MEDIA_TYPES);
   const { serializer, convert } = negotiated;
   const yaml = serializer.subtype === "yaml";
+  const protobuf = serializer.subtype === PROTOBUF_SUBTYPE;
   const version = convert?.version as MetaVersion;
   const options = convert?.kind === "Table" ? includeObject(query) : undefined;
   if (target.watch && !serializer.streams)
     throw notAcceptable(SERIALIZERS.filter((s) => s.streams).map((s) => `${s.mediaType};stream=watch`));
   // Watch events are encoded without the pretty serializer.
   const pretty = !target.watch && (negotiated.pretty || prettyByRequest(query, userAgent));
-  const extra = yaml ? { yaml: true } : {};
-  if (options !== undefined) return { kind: "table", version, includeObject: options, pretty, ...extra };
+  const asYaml = yaml ? { yaml: true } : {};
+  const extra = protobuf ? { protobuf: true } : asYaml;
+  if (options !== undefined) return { kind: "table", version, includeObject: options, pretty, ...asYaml };
   if (convert?.kind === "PartialObjectMetadata") {
     if (target.list && !target.watch) {
       throw notAcceptableObject(
@@ -192,7 +229,7 @@ export function negotiateResponse(
   }
   if (convert?.kind === "PartialObjectMetadataList") {
     // A watch transforms each event's object, which is not a list: kube-apiserver falls back to the object itself.
-    if (target.watch) return { kind: "json", pretty };
+    if (target.watch) return protobuf ? { kind: "protobuf" } : { kind: "json", pretty };
     if (!target.list) {
       throw notAcceptableObject(
         `you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(target)})`,
@@ -200,5 +237,17 @@ export function negotiateResponse(
     }
     return { kind: "partial-object-metadata", version, pretty, ...extra };
   }
+  if (protobuf) return { kind: "protobuf" };
   return yaml ? { kind: "yaml" } : { kind: "json", pretty };
+}
+
+/**
+ * The encoding of an error's Status: the first serializer the Accept header takes without a transformation,
+ * JSON when none does (kube's ErrorNegotiated, which writes raw JSON when negotiation fails).
+ */
+export function errorFormat(accept: string | undefined): ResponseFormat {
+  const serializer = negotiate(accept, noTransforms)?.serializer;
+  if (serializer?.subtype === PROTOBUF_SUBTYPE) return { kind: "protobuf" };
+  if (serializer?.subtype === "yaml") return { kind: "yaml" };
+  return { kind: "json", pretty: false };
 }

@@ -1,30 +1,50 @@
-// Writing a resource handler's answer in the format the client negotiated: JSON straight from the cached
-// serialization when nothing needs transforming, otherwise YAML, Table or PartialObjectMetadata built from
-// the objects. Warnings from the write path travel as `Warning` headers.
+// Writing a resource handler's answer in the format the client negotiated: JSON or protobuf straight from
+// the cached serializations when nothing needs transforming (lists assembled from their items' bytes),
+// otherwise YAML, Table or PartialObjectMetadata built from the objects. Warnings from the write path travel
+// as `Warning` headers.
 
 import { encodeObject, writeEncoded } from "../codecs/encode-response.js";
 import { warningHeader } from "../codecs/field-validation.js";
 import { toPartialObjectMetadata, toPartialObjectMetadataList } from "../codecs/partial-object-metadata.js";
+import { envelopeRaw, PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
+import { kindHasMessage } from "../codecs/protobuf/kind-messages.js";
+import { encodeProtobuf, encodeProtobufList } from "../codecs/protobuf/protobuf-response.js";
 import { negotiateResponse, type ResponseFormat } from "../codecs/response-format.js";
 import { toTable } from "../codecs/table.js";
 import type { ServedKind } from "../registry/lookup.js";
 import { apiVersionOf } from "../resources/kinds.js";
 import type { ListResult, ReadItem } from "../resources/resource-api.js";
-import { jsonAt } from "../resources/versioned.js";
+import { jsonAt, viewAt } from "../resources/versioned.js";
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
+import type { CachedObject } from "../watch-cache/cached-object.js";
 
 export function responseFormat(
   ctx: RequestContext,
   target: { list: boolean; watch: boolean; kind?: ServedKind },
 ): ResponseFormat {
-  const kind = target.kind === undefined ? {} : { kind: { group: target.kind.group, kind: target.kind.kind } };
+  const served = target.kind;
+  const kind =
+    served === undefined
+      ? {}
+      : { kind: { group: served.group, kind: served.kind }, protobuf: () => kindHasMessage(served) };
   return negotiateResponse(
     ctx.req.headers.accept,
     ctx.url.searchParams,
     { list: target.list, watch: target.watch, ...kind },
     ctx.req.headers["user-agent"],
   );
+}
+
+/** The protobuf body of the cached object in `kind`'s version, made once and kept with the object. */
+export function protobufAt(cached: CachedObject<KubeObject>, kind: ServedKind): Uint8Array {
+  const key = `protobuf:${kind.version}`;
+  let bytes = cached.encoded.get(key);
+  if (bytes === undefined) {
+    bytes = encodeProtobuf(viewAt(cached, kind));
+    cached.encoded.set(key, bytes);
+  }
+  return bytes;
 }
 
 const newline = Buffer.from("\n");
@@ -62,6 +82,12 @@ export function sendObject(
     writeEncoded(ctx.req, ctx.res, code, { contentType: "application/json", body }, headers);
     return;
   }
+  if (format.kind === "protobuf" && options.item !== undefined) {
+    const bytes = protobufAt(options.item.cached, kind);
+    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    writeEncoded(ctx.req, ctx.res, code, { contentType: PROTOBUF_MEDIA_TYPE, body }, headers);
+    return;
+  }
   writeEncoded(ctx.req, ctx.res, code, encodeObject(format, transformObject(format, kind, object)), headers);
 }
 
@@ -89,6 +115,12 @@ export function sendList(ctx: RequestContext, format: ResponseFormat, kind: Serv
     });
     parts.push(Buffer.from("]}\n"));
     writeEncoded(ctx.req, ctx.res, 200, { contentType: "application/json", body: Buffer.concat(parts) });
+    return;
+  }
+  if (format.kind === "protobuf") {
+    const items = result.items.map((item) => envelopeRaw(protobufAt(item.cached, kind)));
+    const body = encodeProtobufList(apiVersionOf(kind), listKindOf(kind), metadata, items);
+    writeEncoded(ctx.req, ctx.res, 200, { contentType: PROTOBUF_MEDIA_TYPE, body });
     return;
   }
   const objects = result.items.map((item) => item.object);

@@ -1,7 +1,10 @@
-// watch: a chunked stream of `{"type":…,"object":…}` lines. Each event's object bytes come from the
-// cached object's shared serialization, so a change fanned out to many watchers is encoded once. A start
-// revision that left the history window is answered as kube does: 200 and one ERROR event with a 410.
-import { encodeObject, escapeGoJson } from "../codecs/encode-response.js";
+// watch: a chunked stream of `{"type":…,"object":…}` lines, or for protobuf clients of length-prefixed
+// WatchEvent frames (protobuf-response.ts). Each event's object bytes come from the cached object's shared
+// serialization, so a change fanned out to many watchers is encoded once per encoding. A start revision that
+// left the history window is answered as kube does: 200 and one ERROR event with a 410.
+import { encodeObject, escapeGoJson, isProtobuf } from "../codecs/encode-response.js";
+import { PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
+import { encodeProtobuf, watchEventFrame } from "../codecs/protobuf/protobuf-response.js";
 import type { ResponseFormat } from "../codecs/response-format.js";
 import { StatusError } from "../errors/status-error.js";
 import type { ServedKind } from "../registry/lookup.js";
@@ -13,23 +16,40 @@ import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import type { CacheEvent } from "../watch-cache/cache-watch.js";
 import type { CachedObject } from "../watch-cache/cached-object.js";
-import { responseFormat, transformObject } from "./respond.js";
+import { protobufAt, responseFormat, transformObject } from "./respond.js";
 
 /** kube's --min-request-timeout: a watch without timeoutSeconds ends after 1 to 2 times this. */
 const minRequestTimeoutSeconds = 1800;
 const encoder = new TextEncoder();
 
+type Encoding = "json" | "protobuf";
+
 /** A deleted object is shown with the deletion's revision, as kube's watch cache does. */
-function deletedJson(cached: CachedObject<KubeObject>, kind: ServedKind, revision: number): Uint8Array {
-  const key = `json:${kind.version}:deleted`;
+function deletedBytes(
+  cached: CachedObject<KubeObject>,
+  kind: ServedKind,
+  revision: number,
+  encoding: Encoding,
+): Uint8Array {
+  const key = `${encoding}:${kind.version}:deleted`;
   let bytes = cached.encoded.get(key);
   if (bytes === undefined) {
     const view = viewAt(cached, kind);
     const copy = { ...view, metadata: { ...(view.metadata as object), resourceVersion: String(revision) } };
-    bytes = encoder.encode(escapeGoJson(JSON.stringify(copy)));
+    bytes = encoding === "json" ? encoder.encode(escapeGoJson(JSON.stringify(copy))) : encodeProtobuf(copy);
     cached.encoded.set(key, bytes);
   }
   return bytes;
+}
+
+/** The event's object in the served version, shared: the deleted state carries the deletion's revision. */
+function objectBytes(
+  event: Exclude<CacheEvent<KubeObject>, { type: "BOOKMARK" }>,
+  kind: ServedKind,
+  encoding: Encoding,
+) {
+  if (event.type === "DELETED") return deletedBytes(event.object, kind, event.resourceVersion, encoding);
+  return encoding === "json" ? jsonAt(event.object, kind) : protobufAt(event.object, kind);
 }
 
 function bookmarkObject(kind: ServedKind, revision: number, initialEventsEnd: boolean): KubeObject {
@@ -44,13 +64,15 @@ function bookmarkObject(kind: ServedKind, revision: number, initialEventsEnd: bo
 }
 
 function frame(format: ResponseFormat, kind: ServedKind, event: CacheEvent<KubeObject>, first: boolean): Buffer {
+  const protobuf = isProtobuf(format);
   if (event.type === "BOOKMARK") {
     const object = bookmarkObject(kind, event.resourceVersion, event.initialEventsEnd);
+    if (protobuf) return watchEventFrame("BOOKMARK", encodeProtobuf(object));
     return Buffer.from(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
   }
+  if (format.kind === "protobuf") return watchEventFrame(event.type, objectBytes(event, kind, "protobuf"));
   if (format.kind === "json" && !format.pretty) {
-    const object =
-      event.type === "DELETED" ? deletedJson(event.object, kind, event.resourceVersion) : jsonAt(event.object, kind);
+    const object = objectBytes(event, kind, "json");
     return Buffer.concat([Buffer.from(`{"type":"${event.type}","object":`), object, Buffer.from("}\n")]);
   }
   let object = viewAt(event.object, kind);
@@ -61,8 +83,9 @@ function frame(format: ResponseFormat, kind: ServedKind, event: CacheEvent<KubeO
     };
   }
   // Table events after the first carry rows only, as kube-apiserver sends them.
-  const value = { type: event.type, object: transformObject(format, kind, object, !first) };
-  return encodeObject({ kind: "json", pretty: false }, value).body;
+  const transformed = transformObject(format, kind, object, !first);
+  if (protobuf) return watchEventFrame(event.type, encodeObject(format, transformed).body);
+  return encodeObject({ kind: "json", pretty: false }, { type: event.type, object: transformed }).body;
 }
 
 function write(ctx: RequestContext, chunk: Buffer): Promise<void> {
@@ -88,14 +111,20 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
   }
   const collection: Target = { kind: target.kind, namespace: target.namespace };
   const stop = new AbortController();
-  const contentType = "application/json";
+  const protobuf = isProtobuf(format);
+  // kube names the stream in the Content-Type of every type but JSON.
+  const contentType = protobuf ? `${PROTOBUF_MEDIA_TYPE};stream=watch` : "application/json";
   let watch: Awaited<ReturnType<typeof ctx.server.resources.watch>>;
   try {
     watch = await ctx.server.resources.watch(collection, query, stop.signal);
   } catch (error) {
     if (!(error instanceof StatusError) || error.code !== 410) throw error;
     ctx.res.writeHead(200, { "Content-Type": contentType });
-    ctx.res.end(`${JSON.stringify({ type: "ERROR", object: error.status })}\n`);
+    ctx.res.end(
+      protobuf
+        ? watchEventFrame("ERROR", encodeProtobuf(error.status as unknown as Record<string, unknown>))
+        : `${JSON.stringify({ type: "ERROR", object: error.status })}\n`,
+    );
     return;
   }
   const seconds = query.timeoutSeconds ?? minRequestTimeoutSeconds * (1 + Math.random());

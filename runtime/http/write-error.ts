@@ -1,6 +1,7 @@
 // The one place a failure becomes a response: a StatusError answers with its Status, anything else is a bug
 // of kapi's and answers 500 InternalError after being logged, as kube-apiserver's panic and error handlers do.
 import type { ServerResponse } from "node:http";
+import { encodeStatus } from "../codecs/encode-response.js";
 import { internal, StatusError } from "../errors/status-error.js";
 
 export type ErrorLog = (message: string, error: unknown) => void;
@@ -17,10 +18,11 @@ export function writeError(res: ServerResponse, error: unknown, log: ErrorLog): 
     res.destroy();
     return;
   }
-  const body = `${JSON.stringify(status.status)}\n`;
+  // Encoded as the client accepts (protobuf when it prefers it), else JSON, as kube's ErrorNegotiated.
+  const { contentType, body } = encodeStatus(res.req?.headers.accept, status.status);
   const headers: Record<string, string | number> = {
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(body),
+    "Content-Type": contentType,
+    "Content-Length": body.length,
     "X-Content-Type-Options": "nosniff",
   };
   const retry = status.status.details?.retryAfterSeconds;

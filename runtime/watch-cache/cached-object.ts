@@ -10,7 +10,10 @@ export interface CachedObject<T> {
   readonly object: T;
   /** The store's entry: raw bytes and revisions (modRevision is the object's resourceVersion). */
   readonly kv: KeyValue;
-  /** Serializations of this version by encoding name, filled by the first writer of a response. */
+  /**
+   * Serializations of this version by encoding and served version (`json:v1`, `protobuf:v1`: a protobuf
+   * response's whole body; `…:deleted` for a deletion's watch event), filled by the first writer of a response.
+   */
   readonly encoded: Map<string, Uint8Array>;
 }
 

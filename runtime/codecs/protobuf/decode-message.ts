@@ -56,11 +56,11 @@ function readScalar(reader: WireReader, type: ScalarType, json: boolean): unknow
       return json ? bytes.toString("base64") : bytes;
     }
     case "bool":
-      return reader.varint() !== 0n;
+      return reader.bool();
     case "int32":
-      return Number(BigInt.asIntN(32, reader.varint()));
+      return reader.int32();
     case "int64":
-      return Number(BigInt.asIntN(64, reader.varint()));
+      return reader.int64();
     case "float":
       return finite(float32Value(reader.fixed(4).getFloat32(0, true)));
     case "double":

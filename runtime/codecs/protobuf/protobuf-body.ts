@@ -3,47 +3,14 @@
 // envelope whose typeMeta names the kind (defaulted from the endpoint's) and whose raw bytes are that
 // kind's message. The result is what Go's encoding/json would write for the decoded struct; protobuf
 // has no unknown or duplicate fields to report.
-import { validationKey } from "../../../generated/validation.js";
 import type { BodyFailure } from "../decode-body.js";
 import type { GroupVersionKind } from "../decode-errors.js";
 import type { ParsedBody } from "../parsed-body.js";
-import { kindFields } from "../unknown-fields.js";
 import { decodeMessage, type ZeroFields } from "./decode-message.js";
-import { jsonPlan, wirePlan } from "./json-plan.js";
-import { protoMessage, protoPackage } from "./proto-root.js";
+import { type Envelope, protobufPrefix as prefix, readEnvelope } from "./envelope.js";
+import { groupVersion, kindMessage, objectPlan } from "./kind-messages.js";
 import { ProtobufError } from "./wire-reader.js";
 import { dropUnsetZeros } from "./zero-values.js";
-
-const prefix = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
-
-/** Where kube's schemes register meta.k8s.io's kinds (DeleteOptions, …): in every group version too. */
-const metaGroupVersion = { group: "meta.k8s.io", version: "v1", path: "meta/v1.proto" };
-
-interface Envelope {
-  apiVersion: string;
-  kind: string;
-  raw: Uint8Array;
-}
-
-function envelope(body: Buffer): Envelope {
-  const unknown = protoMessage("k8s.io.apimachinery.pkg.runtime.Unknown");
-  if (unknown === undefined) throw new Error("generated/proto has no runtime.Unknown");
-  const fields = decodeMessage(body.subarray(prefix.length), wirePlan(unknown), {}, new Map());
-  const typeMeta = (fields.typeMeta ?? {}) as Record<string, unknown>;
-  return {
-    apiVersion: typeof typeMeta.apiVersion === "string" ? typeMeta.apiVersion : "",
-    kind: typeof typeMeta.kind === "string" ? typeMeta.kind : "",
-    raw: fields.raw instanceof Uint8Array ? fields.raw : new Uint8Array(0),
-  };
-}
-
-/** schema.ParseGroupVersion: a malformed apiVersion names no group or version. */
-function groupVersion(apiVersion: string): { group: string; version: string } {
-  const parts = apiVersion.split("/");
-  if (parts.length === 1) return { group: "", version: apiVersion };
-  if (parts.length === 2) return { group: parts[0] as string, version: parts[1] as string };
-  return { group: "", version: "" };
-}
 
 /** The kind to decode as: the envelope's, completed from the endpoint's as kube's copyKindDefaults does. */
 function actualKind(env: Envelope, target: GroupVersionKind | undefined): GroupVersionKind {
@@ -61,28 +28,6 @@ function typeMetaText(env: Envelope): string {
   return `runtime.TypeMeta{APIVersion:${JSON.stringify(env.apiVersion)}, Kind:${JSON.stringify(env.kind)}}`;
 }
 
-/** The schema file of a group version: schemas/core/ holds the core group, schemas/<group>/ the others. */
-function protoFile(group: string, version: string): string {
-  return `${group === "" ? "core" : group}/${version}.proto`;
-}
-
-/** The message and field definition of a kind, looked up in its group version, then among meta's kinds. */
-function kindMessage(gvk: GroupVersionKind) {
-  const places = [
-    { ...gvk, path: protoFile(gvk.group, gvk.version) },
-    { ...metaGroupVersion, kind: gvk.kind },
-  ];
-  for (const p of places) {
-    const pkg = protoPackage(p.path);
-    const message = pkg === undefined ? undefined : protoMessage(`${pkg}.${p.kind}`);
-    const fields = kindFields(p.group, p.version, p.kind);
-    if (message !== undefined && fields !== undefined) {
-      return { plan: jsonPlan(message, fields), key: validationKey(p.group, p.version, p.kind) };
-    }
-  }
-  return undefined;
-}
-
 function decode(body: Buffer, target: GroupVersionKind | undefined): ParsedBody | BodyFailure {
   if (body.length === 0) return { error: "empty data" };
   if (body.length < prefix.length || !body.subarray(0, prefix.length).equals(prefix)) {
@@ -91,7 +36,7 @@ function decode(body: Buffer, target: GroupVersionKind | undefined): ParsedBody 
     };
   }
   if (body.length === prefix.length) return { error: "empty body" };
-  const env = envelope(body);
+  const env = readEnvelope(body);
   const actual = actualKind(env, target);
   // Without a kind there is nothing to name (only a body to an endpoint without one gets here).
   if (actual.kind === "") return { error: `Object 'Kind' is missing in '${typeMetaText(env)}'` };
@@ -124,4 +69,20 @@ export function parseProtobuf(body: Buffer, target?: GroupVersionKind): ParsedBo
     if (error instanceof ProtobufError) return { error: error.message };
     throw error;
   }
+}
+
+/**
+ * A protobuf body as a Go client reads a response: the object (or list) the envelope names, every field on
+ * the wire kept, zeros too. Throws a ProtobufError for bytes gogo-protobuf would refuse or a kind it does
+ * not know.
+ */
+export function decodeProtobufObject(body: Uint8Array): Record<string, unknown> {
+  if (body.length < prefix.length || !prefix.equals(body.subarray(0, prefix.length))) {
+    throw new ProtobufError("provided data does not appear to be a protobuf message");
+  }
+  const env = readEnvelope(body);
+  const plan = objectPlan({ ...groupVersion(env.apiVersion), kind: env.kind });
+  if (plan === undefined)
+    throw new ProtobufError(`no kind "${env.kind}" is registered for version "${env.apiVersion}"`);
+  return decodeMessage(env.raw, plan, { kind: env.kind, apiVersion: env.apiVersion }, new Map());
 }

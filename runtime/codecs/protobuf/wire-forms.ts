@@ -1,7 +1,9 @@
 // apimachinery types whose JSON form is not an object of their wire message's fields (kapi's schemas
 // mark them with x-kapi-proto-message): each is read from its message and written as Go's MarshalJSON
-// writes it. `undefined` is Go's null: a zero Time, a RawExtension without bytes.
+// writes it, and written back into its message's fields as Go's Marshal methods write them. `undefined` is
+// Go's null: a zero Time, a RawExtension without bytes.
 import { parseJson } from "../json-body.js";
+import { parseRfc3339 } from "../table.js";
 import { ProtobufError } from "./wire-reader.js";
 
 export type WireForm =
@@ -103,5 +105,50 @@ export function formValue(form: WireForm, fields: Record<string, unknown>, empty
       return fields.schema ?? fields.allows === true;
     case "schema-or-string-array":
       return nonEmpty(fields.property) ?? fields.schema;
+  }
+}
+
+/** The nanoseconds of an RFC 3339 time's fraction (`.123456` is 123456000). */
+function fractionNanos(time: string): number {
+  const fraction = /\.(\d+)/.exec(time)?.[1] ?? "";
+  return Number(fraction.slice(0, 9).padEnd(9, "0"));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A wire form's message fields (by their .proto names) for its JSON value, as its Go type writes them:
+ * every field a Go value holds, zero or not; undefined where nothing is written (Go's null). `only` is the
+ * name of the message's one field, for the forms that have one.
+ */
+export function formFields(form: WireForm, value: unknown, only: string): Record<string, unknown> | undefined {
+  switch (form) {
+    case "time":
+    case "micro-time": {
+      const ms = typeof value === "string" ? parseRfc3339(value) : undefined;
+      if (ms === undefined) return undefined;
+      // metav1.Time's ProtoTime leaves the nanoseconds out; MicroTime keeps them.
+      return { seconds: Math.floor(ms / 1000), nanos: form === "time" ? 0 : fractionNanos(value as string) };
+    }
+    case "int-or-string":
+      if (typeof value === "number") return { type: 0, intVal: value, strVal: "" };
+      return typeof value === "string" ? { type: 1, intVal: 0, strVal: value } : undefined;
+    case "quantity":
+      return typeof value === "string" || typeof value === "number" ? { string: String(value) } : undefined;
+    case "raw-json":
+      return value === undefined || value === null ? undefined : { [only]: Buffer.from(JSON.stringify(value)) };
+    case "list":
+      return Array.isArray(value) ? { [only]: value } : undefined;
+    case "schema-or-array":
+      if (Array.isArray(value)) return { jSONSchemas: value };
+      return isObject(value) ? { schema: value } : undefined;
+    case "schema-or-bool":
+      if (typeof value === "boolean") return { allows: value };
+      return isObject(value) ? { allows: true, schema: value } : undefined;
+    case "schema-or-string-array":
+      if (Array.isArray(value)) return { property: value };
+      return isObject(value) ? { schema: value } : undefined;
   }
 }

@@ -11,8 +11,7 @@ const unexpectedEof = "unexpected EOF";
 const integerOverflow = "proto: integer overflow";
 const negativeLength = "proto: negative length found during unmarshaling";
 
-/** Go's int is 64 bits: a length at or above 2^63 wraps negative. */
-const maxLength = 2n ** 63n;
+const two32 = 2 ** 32;
 
 export interface Tag {
   field: number;
@@ -34,34 +33,64 @@ export class WireReader {
     return this.pos >= this.end;
   }
 
-  /** An unsigned varint of up to 64 bits; gogo gives up after ten bytes. */
-  varint(): bigint {
-    let value = 0n;
-    for (let shift = 0n; ; shift += 7n) {
-      if (shift >= 64n) throw new ProtobufError(integerOverflow);
+  /**
+   * An unsigned varint of up to 64 bits as its low and high 32 bits (unsigned); gogo gives up after ten bytes
+   * and drops bits past the 64th. Plain numbers, not BigInt: V8's optimizer has crashed the process on
+   * BigInt loops of this shape.
+   */
+  private varint64(): [number, number] {
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; ; i++) {
+      if (i >= 10) throw new ProtobufError(integerOverflow);
       if (this.pos >= this.end) throw new ProtobufError(unexpectedEof);
       const b = this.buf[this.pos++] as number;
-      value |= BigInt(b & 0x7f) << shift;
-      if (b < 0x80) return BigInt.asUintN(64, value);
+      const bits = b & 0x7f;
+      if (i < 4) lo |= bits << (7 * i);
+      else if (i === 4) {
+        lo |= bits << 28;
+        hi |= bits >>> 4;
+      } else hi |= bits << (7 * i - 32);
+      if (b < 0x80) return [lo >>> 0, hi >>> 0];
     }
+  }
+
+  /** A varint read as Go's int64. */
+  int64(): number {
+    const [lo, hi] = this.varint64();
+    return (hi | 0) * two32 + lo;
+  }
+
+  /** A varint read as Go's int32: its low 32 bits. */
+  int32(): number {
+    return this.varint64()[0] | 0;
+  }
+
+  bool(): boolean {
+    const [lo, hi] = this.varint64();
+    return lo !== 0 || hi !== 0;
   }
 
   /** A field's key; `message` is the Go type named in the errors. */
   tag(message: string): Tag {
-    const wire = this.varint();
-    const wireType = Number(wire & 7n);
-    const field = Number(BigInt.asIntN(32, wire >> 3n));
+    const [lo, hi] = this.varint64();
+    const wireType = lo & 7;
+    const field = (lo >>> 3) | (hi << 29);
     if (wireType === wireTypes.endGroup) throw new ProtobufError(`proto: ${message}: wiretype end group for non-group`);
     // gogo prints the whole key where it says "wire type".
-    if (field <= 0) throw new ProtobufError(`proto: ${message}: illegal tag ${field} (wire type ${wire})`);
+    if (field <= 0) {
+      const wire = (BigInt(hi) << 32n) | BigInt(lo);
+      throw new ProtobufError(`proto: ${message}: illegal tag ${field} (wire type ${wire})`);
+    }
     return { field, wireType };
   }
 
   /** A length-delimited value as a reader of its own. */
   delimited(): WireReader {
-    const length = this.varint();
-    if (length >= maxLength) throw new ProtobufError(negativeLength);
-    const end = this.pos + Number(length);
+    const [lo, hi] = this.varint64();
+    // Go's int is 64 bits: a length at or above 2^63 wraps negative.
+    if (hi >= 0x80000000) throw new ProtobufError(negativeLength);
+    const end = this.pos + hi * two32 + lo;
     if (end > this.end) throw new ProtobufError(unexpectedEof);
     const sub = new WireReader(this.buf, this.pos, end);
     this.pos = end;
@@ -86,7 +115,7 @@ export class WireReader {
   skip(wireType: number): void {
     switch (wireType) {
       case wireTypes.varint:
-        this.varint();
+        this.varint64();
         return;
       case wireTypes.fixed64:
         this.fixed(8);
@@ -96,7 +125,7 @@ export class WireReader {
         return;
       case wireTypes.startGroup:
         for (;;) {
-          const inner = Number(this.varint() & 7n);
+          const inner = this.varint64()[0] & 7;
           if (inner === wireTypes.endGroup) return;
           this.skip(inner);
         }

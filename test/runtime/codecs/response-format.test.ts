@@ -41,12 +41,14 @@ describe("negotiateResponse media types", () => {
     expect(negotiateResponse("application/json; charset=utf-8", none, get)).toEqual({ kind: "json", pretty: false });
   });
 
-  it("refuses protobuf and unknown types with kube's 406", () => {
-    for (const accept of ["application/vnd.kubernetes.protobuf", "text/plain", "application/json;as=Table"]) {
+  it("refuses unknown types with kube's 406", () => {
+    for (const accept of ["text/plain", "application/json;as=Table"]) {
       const error = failure(() => negotiateResponse(accept, none, get));
       expect(error.code).toBe(406);
       expect(error.status.reason).toBe("NotAcceptable");
-      expect(error.message).toBe("only the following media types are accepted: application/json, application/yaml");
+      expect(error.message).toBe(
+        "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+      );
     }
   });
 
@@ -133,9 +135,9 @@ describe("negotiateResponse PartialObjectMetadata", () => {
     expect(negotiateResponse(`${pom.replace("json", "yaml")}`, none, get)).toMatchObject({ yaml: true });
   });
 
-  it("skips the protobuf clause of client-go's metadata client", () => {
+  it("answers the protobuf clause of client-go's metadata client", () => {
     const accept = `application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,${pomList},application/json`;
-    expect(negotiateResponse(accept, none, list)).toMatchObject({ kind: "partial-object-metadata" });
+    expect(negotiateResponse(accept, none, list)).toMatchObject({ kind: "partial-object-metadata", protobuf: true });
   });
 
   it("refuses a list asked as PartialObjectMetadata and an object asked as a list, in kube's words", () => {
@@ -160,7 +162,9 @@ describe("negotiateResponse watch", () => {
   it("refuses YAML for a watch with the stream media types", () => {
     const error = failure(() => negotiateResponse("application/yaml", none, watch));
     expect(error.code).toBe(406);
-    expect(error.message).toBe("only the following media types are accepted: application/json;stream=watch");
+    expect(error.message).toBe(
+      "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch",
+    );
   });
 
   it("accepts stream=watch on JSON only", () => {
