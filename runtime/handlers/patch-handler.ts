@@ -23,7 +23,7 @@ import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { responseFormat, sendObject } from "./respond.js";
-import { scaleOf, scaleRecord, writeScale } from "./scale-handlers.js";
+import { applyScale, scaleOf, scaleRecord, writeScale } from "./scale-handlers.js";
 import { managerOrUserAgent, parseWriteQuery, type WriteQuery } from "./write-options.js";
 
 type PatchType = "json" | "merge" | "strategic" | "apply";
@@ -183,10 +183,10 @@ export async function patchResource(ctx: RequestContext, target: Target): Promis
 /** The apply intent as sent, YAML or JSON; its version, kind and managedFields are the field manager's to check. */
 function readIntent(
   ctx: RequestContext,
-  target: Target,
+  kind: GroupVersionKind,
   query: WriteQuery,
 ): { config: KubeObject; warnings: string[] } {
-  const decoded = decodeObject("application/yaml", ctx.body ?? Buffer.alloc(0), query.fieldValidation, target.kind);
+  const decoded = decodeObject("application/yaml", ctx.body ?? Buffer.alloc(0), query.fieldValidation, kind);
   return { config: decoded.object as KubeObject, warnings: decoded.warnings };
 }
 
@@ -231,12 +231,16 @@ async function applyOnce(
 }
 
 async function applyResource(ctx: RequestContext, target: Target, query: WriteQuery): Promise<void> {
-  if (target.subresource === "scale") {
-    throw unsupportedMediaType([...patchTypes.keys()].filter((t) => t !== "application/apply-patch+yaml"));
-  }
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
-  const { config, warnings } = readIntent(ctx, target, query);
   const owner = { manager: query.fieldManager as string, force: query.force };
+  if (target.subresource === "scale") {
+    const record = scaleRecord(target);
+    const { config, warnings } = readIntent(ctx, record.kind, query);
+    const scale = await applyScale(ctx, target, config, owner, query.dryRun);
+    sendObject(ctx, format, 200, target.kind, scale, { warnings });
+    return;
+  }
+  const { config, warnings } = readIntent(ctx, target.kind, query);
   const options: WriteOptions = { dryRun: query.dryRun, applied: true };
   for (;;) {
     const result = await applyOnce(ctx, target, config, owner, options);

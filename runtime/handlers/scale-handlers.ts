@@ -1,12 +1,16 @@
 // The scale subresource: an autoscaling/v1 Scale read from and written to the paths the schema names in
 // the parent object (spec and status replicas, the label selector).
+import { applyConfiguration } from "../apply/field-manager.js";
+import { parentEntriesAfterScale, replicasPath, scaleEntriesOf } from "../apply/scale-entries.js";
 import * as fe from "../errors/field-error.js";
 import { conflict, invalid, notFound } from "../errors/status-error.js";
 import type { SubresourceRecord } from "../registry/kind-record.js";
 import type { WriteOptions } from "../resources/create-object.js";
 import { apiVersionOf, groupResource } from "../resources/kinds.js";
+import { managedSchemaOf } from "../resources/managed-fields.js";
 import { objectMeta } from "../resources/object-access.js";
 import type { Target } from "../resources/resource-api.js";
+import { formatTime } from "../resources/timestamps.js";
 import { modifiedCause } from "../resources/update-object.js";
 import { type LabelSelectorObject, labelSelectorFromObject } from "../selection/label-selector-object.js";
 import type { RequestContext } from "../server/context.js";
@@ -98,12 +102,7 @@ export async function writeScale(
   options: WriteOptions,
 ): Promise<KubeObject> {
   const name = target.name as string;
-  const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
-  if (typeof replicas === "number" && replicas < 0) {
-    throw invalid({ group: record.kind.group, name: record.kind.kind }, name, [
-      fe.invalid("spec.replicas", replicas, "must be greater than or equal to 0"),
-    ]);
-  }
+  const replicas = replicasOf(scale, record, name);
   const requested = objectMeta(scale).resourceVersion;
   const pinned = typeof requested === "string" && requested !== "";
   const api = ctx.server.resources;
@@ -113,12 +112,78 @@ export async function writeScale(
     if (pinned && requested !== objectMeta(current).resourceVersion) {
       throw conflict(groupResource(target.kind), name, modifiedCause);
     }
-    writePath(current, record.scale.specReplicasPath, typeof replicas === "number" ? replicas : 0);
+    writePath(current, record.scale.specReplicasPath, replicas);
     try {
       const { object } = await api.update(parentTarget, current, options);
       return scaleOf(object, record);
     } catch (error) {
       if ((error as { code?: number }).code !== 409 || pinned) throw error;
+    }
+  }
+}
+
+/** The replicas a Scale asks for, refused when negative as kube's Scale validation does. */
+function replicasOf(scale: KubeObject, record: ScaleRecord, name: string): number {
+  const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
+  if (typeof replicas === "number" && replicas < 0) {
+    throw invalid({ group: record.kind.group, name: record.kind.kind }, name, [
+      fe.invalid("spec.replicas", replicas, "must be greater than or equal to 0"),
+    ]);
+  }
+  return typeof replicas === "number" ? replicas : 0;
+}
+
+/**
+ * Apply to the scale subresource: the intent is applied to the parent's Scale, whose managedFields are the
+ * parent's owners of the replicas path, and the outcome is handed back to the parent (kube's ScaleHandler).
+ */
+export async function applyScale(
+  ctx: RequestContext,
+  target: Target,
+  config: KubeObject,
+  owner: { manager: string; force: boolean },
+  dryRun: boolean,
+): Promise<KubeObject> {
+  const record = scaleRecord(target);
+  const name = target.name as string;
+  const api = ctx.server.resources;
+  const parentTarget = { ...target, subresource: undefined };
+  const path = replicasPath(record.scale.specReplicasPath);
+  const requested = objectMeta(config).resourceVersion;
+  const pinned = typeof requested === "string" && requested !== "";
+  for (;;) {
+    const parent = (await api.get(parentTarget)).object;
+    if (pinned && requested !== objectMeta(parent).resourceVersion) {
+      throw conflict(groupResource(target.kind), name, modifiedCause);
+    }
+    const live = scaleOf(parent, record);
+    const scaleVersion = apiVersionOf(record.kind);
+    const entries = scaleEntriesOf(objectMeta(parent).managedFields, path, scaleVersion);
+    if (entries !== undefined) objectMeta(live).managedFields = entries;
+    const applied = applyConfiguration(managedSchemaOf(record.kind), live, config, {
+      manager: owner.manager,
+      apiVersion: scaleVersion,
+      subresource: "scale",
+      time: formatTime(api.context.now()),
+      kind: record.kind.kind,
+      force: owner.force,
+    });
+    const next = structuredClone(parent);
+    writePath(next, record.scale.specReplicasPath, replicasOf(applied, record, name));
+    const after = parentEntriesAfterScale(
+      objectMeta(parent).managedFields,
+      objectMeta(applied).managedFields,
+      path,
+      apiVersionOf(target.kind),
+    );
+    if (after === undefined) delete objectMeta(next).managedFields;
+    else objectMeta(next).managedFields = after;
+    try {
+      const { object } = await api.update(parentTarget, next, { dryRun, applied: true });
+      return scaleOf(object, record);
+    } catch (error) {
+      if ((error as { code?: number }).code !== 409 || pinned || (error as { reason?: string }).reason !== "Conflict")
+        throw error;
     }
   }
 }

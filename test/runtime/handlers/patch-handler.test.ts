@@ -7,6 +7,7 @@ const token = "patch-token";
 
 interface Entry {
   manager: string;
+  apiVersion: string;
   operation: string;
   subresource?: string;
   fieldsV1: Record<string, unknown>;
@@ -18,6 +19,7 @@ interface Answer {
   reason?: string;
   details?: { causes?: unknown[] };
   data?: Record<string, string>;
+  spec?: { replicas?: number };
   status?: { replicas?: number };
   metadata: { managedFields?: Entry[]; [key: string]: unknown };
 }
@@ -145,6 +147,44 @@ describe("PATCH", () => {
     const invalid = await apply(`${path}/d`, { ...deployment, spec: { ...deployment.spec, replicas: -1 } });
     expect(invalid.status).toBe(422);
     expect(invalid.body.message).toContain("spec.replicas: Invalid value: -1");
+  });
+
+  it("applies to the scale subresource: ownership of replicas moves between the parent and its Scale", async () => {
+    const path = "/apis/apps/v1/namespaces/p/deployments";
+    const deployment = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "s" },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: "s" } },
+        template: { metadata: { labels: { app: "s" } }, spec: { containers: [{ name: "c", image: "i" }] } },
+      },
+    };
+    await apply(`${path}/s`, deployment);
+    const scale = (replicas: number) => ({
+      apiVersion: "autoscaling/v1",
+      kind: "Scale",
+      metadata: { name: "s" },
+      spec: { replicas },
+    });
+    const conflict = await apply(`${path}/s/scale`, scale(4), "fieldManager=autoscaler");
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.message).toBe('Apply failed with 1 conflict: conflict with "tester": .spec.replicas');
+    const forced = await apply(`${path}/s/scale`, scale(4), "fieldManager=autoscaler&force=true");
+    expect(forced.status).toBe(200);
+    expect(forced.body.spec).toEqual({ replicas: 4 });
+    const parent = (await call("GET", `${path}/s`)).body;
+    expect(parent.spec?.replicas).toBe(4);
+    const owners = (parent.metadata.managedFields ?? []).map((e) => [
+      `${e.manager}/${e.operation}${e.subresource ? `/${e.subresource}` : ""}`,
+      JSON.stringify(e.fieldsV1).includes('"f:replicas"'),
+    ]);
+    expect(owners.sort()).toEqual([
+      ["autoscaler/Apply/scale", true],
+      ["tester/Apply", false],
+    ]);
+    expect(parent.metadata.managedFields?.find((e) => e.manager === "autoscaler")?.apiVersion).toBe("apps/v1");
   });
 
   it("treats a patched resourceVersion other than the stored one as a precondition", async () => {
