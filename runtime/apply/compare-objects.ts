@@ -3,8 +3,10 @@
 // structs that appeared or went away as a whole. Objects are compared as kube sees them once decoded into
 // Go: a non-pointer struct is there (`{}`) even when the JSON omits it, and a field without omitempty is
 // there as null, so neither counts as added when it first gets content.
+
+import { isJsonObject } from "../codecs/json-object.js";
 import { FieldSet } from "./field-set.js";
-import { isJsonObject, valuesEqual } from "./json-value.js";
+import { valuesEqual } from "./json-value.js";
 import { indexList } from "./list-items.js";
 import { type ManagedSchema, type ResolvedType, resolveType, type SchemaType, zeroValue } from "./managed-schema.js";
 import { fieldElement, type Path, serializePathElement } from "./path-element.js";

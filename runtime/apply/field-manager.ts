@@ -10,12 +10,13 @@
 // applied, identity and type metadata never owned, update managers capped at ten (the oldest merged into
 // "ancient-changes"), the time of an entry moved only when its manager changed something, and kubectl's
 // hand-over from client-side apply.
+
+import { isJsonObject } from "../codecs/json-object.js";
 import { badRequest, StatusError } from "../errors/status-error.js";
 import { compareGoStrings } from "../selection/go-strings.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { applyConflictError } from "./conflicts.js";
 import { FieldSet } from "./field-set.js";
-import { isJsonObject } from "./json-value.js";
 import { kubectlManager, lastAppliedFields, syncLastApplied } from "./last-applied.js";
 import {
   cloneManagedState,

@@ -1,14 +1,9 @@
 // Decoded JSON values as structured-merge-diff's value package sees them: a total order across types (list
 // map keys and set elements are sorted by it; strings in Go's byte order), equality where 1 and 1.0 are the
 // same number, and the text conflict paths print a value with (value.ToString).
+import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
 import { goNumber, goQuote } from "../errors/format-field-error.js";
 import { compareGoStrings } from "../selection/go-strings.js";
-
-export type JsonObject = Record<string, unknown>;
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Rank of a value's type in the order: numbers, strings, booleans, lists, maps, then null. */
 function typeRank(value: unknown): number {

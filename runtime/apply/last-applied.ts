@@ -2,11 +2,12 @@
 // applied in the last-applied-configuration annotation. Fields that annotation lists, and that still hold
 // the listed values, do not conflict with kubectl's server-side apply; and while the annotation exists,
 // kubectl's applies keep it up to date, so switching back to client-side apply stays correct.
+
+import { isJsonObject } from "../codecs/json-object.js";
 import { goJson } from "../errors/format-field-error.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { compareObjects } from "./compare-objects.js";
 import type { FieldSet } from "./field-set.js";
-import { isJsonObject } from "./json-value.js";
 import type { ManagedSchema, SchemaType } from "./managed-schema.js";
 import { fieldSetOf } from "./to-field-set.js";
 import type { TypedProblem } from "./typed-problem.js";

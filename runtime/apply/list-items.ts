@@ -2,7 +2,7 @@
 // schema's default), by their value in a set, by position in an atomic list. Indexing a list finds each
 // item's element and which elements occur more than once; kube accepts duplicates in stored objects and
 // owns such items only as a whole.
-import { isJsonObject } from "./json-value.js";
+import { isJsonObject } from "../codecs/json-object.js";
 import { keyDefault, type ManagedSchema, type ResolvedType } from "./managed-schema.js";
 import {
   indexElement,

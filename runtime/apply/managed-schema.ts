@@ -5,7 +5,7 @@
 // else atomic. `any` values (RawExtension, preserved unknown fields) and kinds the table does not know are
 // deduced from the value: objects are granular maps, lists atomic.
 import type { FieldDefinition, FieldNode, FieldTable, PatchMarkers, ScalarField } from "../codecs/field-table.js";
-import { isJsonObject } from "./json-value.js";
+import { isJsonObject } from "../codecs/json-object.js";
 
 export interface ManagedSchema {
   table: FieldTable;

@@ -3,7 +3,7 @@
 // and map entries merge by key, so nothing the configuration omits is removed here. List items keep the
 // live order, except that items the configuration names come in its order, new ones where it puts them.
 // A field the configuration sets to null is dropped from a struct, as decoding into Go drops it.
-import { isJsonObject } from "./json-value.js";
+import { isJsonObject } from "../codecs/json-object.js";
 import { type IndexedItem, indexList } from "./list-items.js";
 import { type ManagedSchema, type ResolvedType, resolveType, type SchemaType } from "./managed-schema.js";
 import { type PathElement, pathElementsEqual, serializePathElement } from "./path-element.js";

@@ -3,9 +3,10 @@
 // order (fields, then keys, then values, then indices) is the order FieldsV1 lists them in, and the text
 // form (`f:name`, `k:{"name":"x"}`, `v:"a"`, `i:0`) is the key FieldsV1 writes for each.
 
+import { isJsonObject } from "../codecs/json-object.js";
 import { goJson } from "../errors/format-field-error.js";
 import { compareGoStrings } from "../selection/go-strings.js";
-import { compareValues, isJsonObject } from "./json-value.js";
+import { compareValues } from "./json-value.js";
 
 export interface KeyField {
   readonly name: string;

@@ -2,8 +2,9 @@
 // TypedValue.RemoveItems): a member of the set goes with everything under it, a path that only passes
 // through is descended into. A struct, map or list left empty by the removal goes too, as the typed
 // conversion that follows in kube drops it.
+
+import { isJsonObject } from "../codecs/json-object.js";
 import type { FieldSet } from "./field-set.js";
-import { isJsonObject } from "./json-value.js";
 import { listItemElement } from "./list-items.js";
 import { type ManagedSchema, resolveType, type SchemaType } from "./managed-schema.js";
 import { fieldElement } from "./path-element.js";

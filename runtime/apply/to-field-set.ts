@@ -3,8 +3,9 @@
 // themselves, only what is under them. With a `problems` collector the value is checked as kube checks an
 // applied configuration (undeclared fields, wrong JSON types, list items without a key, duplicates);
 // without one, objects already stored are read leniently (an undeclared field is deduced).
+
+import { isJsonObject } from "../codecs/json-object.js";
 import { FieldSet } from "./field-set.js";
-import { isJsonObject } from "./json-value.js";
 import { indexList } from "./list-items.js";
 import { fieldType, type ManagedSchema, type ResolvedType, resolveType, type SchemaType } from "./managed-schema.js";
 import { fieldElement, type Path } from "./path-element.js";

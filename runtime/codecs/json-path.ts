@@ -3,6 +3,7 @@
 // `[?(@.type=="Ready")]` with ==, !=, <, >, <=, >= or bare existence. Missing keys yield nothing, as printer
 // columns evaluate with AllowMissingKeys; what client-go reports as an error throws a JsonPathError.
 import { goJson, goNumber } from "../errors/format-field-error.js";
+import { isJsonObject } from "./json-object.js";
 
 export class JsonPathError extends Error {
   constructor(message: string) {
@@ -197,13 +198,9 @@ export function parseJsonPath(source: string): JsonPath {
   return { source, nodes: new Parser(source).parse() };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function children(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
-  if (isObject(v)) return Object.values(v);
+  if (isJsonObject(v)) return Object.values(v);
   return [];
 }
 
@@ -296,7 +293,7 @@ function evalFilter(input: readonly unknown[], node: Extract<PathNode, { type: "
 function evalNode(input: readonly unknown[], node: PathNode): unknown[] {
   switch (node.type) {
     case "field":
-      return input.filter(isObject).flatMap((v) => (Object.hasOwn(v, node.name) ? [v[node.name]] : []));
+      return input.filter(isJsonObject).flatMap((v) => (Object.hasOwn(v, node.name) ? [v[node.name]] : []));
     case "wildcard":
       return input.flatMap(children);
     case "recursive":

@@ -10,9 +10,8 @@ import type { FieldDefinition, FieldNode, ScalarField } from "./field-table.js";
 import { duplicateFieldProblem, unknownFieldProblem } from "./field-validation.js";
 import { base64ErrorOffset } from "./go-base64.js";
 import { quantityError } from "./go-quantity.js";
+import { isJsonObject, type JsonObject } from "./json-object.js";
 import { type DuplicateKey, type DuplicateKeys, fieldPath } from "./parsed-body.js";
-
-type JsonObject = Record<string, unknown>;
 
 export interface FieldCheck {
   /** Paths of the fields removed. */
@@ -60,10 +59,6 @@ function goType(node: FieldNode): string {
   }
   if (typeof node === "string") return goScalarTypes[node];
   return "list" in node ? `[]${goType(node.list)}` : `map[string]${goType(node.map)}`;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 class FieldWalker {
@@ -115,13 +110,13 @@ class FieldWalker {
   value(v: unknown, node: FieldNode): void {
     if (v === null) return;
     if (typeof node === "number") {
-      if (isObject(v)) this.struct(v, definition(node));
+      if (isJsonObject(v)) this.struct(v, definition(node));
       else this.typeError(jsonKind(v), node);
     } else if (typeof node === "string") this.scalar(v, node);
     else if ("list" in node) {
       if (Array.isArray(v)) this.list(v, node.list);
       else this.typeError(jsonKind(v), node);
-    } else if (isObject(v)) this.map(v, node.map);
+    } else if (isJsonObject(v)) this.map(v, node.map);
     else this.typeError(jsonKind(v), node);
   }
 

@@ -1,14 +1,12 @@
 // Building blocks of generated conversion functions. Objects are plain decoded JSON: conversions work on them
 // before any typed view exists, and never share structure with their input so callers may mutate either side.
 
-export type JsonObject = Record<string, unknown>;
+import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
+
+export { isJsonObject, type JsonObject };
 
 /** Converts one object of a definition from one version to another; never mutates `src`. */
 export type ConvertFn = (src: JsonObject) => JsonObject;
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A nested object of a convertible definition; null (and anything validation let through) is copied as is. */
 export function convertObject(value: unknown, convert: ConvertFn): unknown {

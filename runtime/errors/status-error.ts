@@ -115,6 +115,11 @@ export function alreadyExists(resource: GroupThing, name: string): StatusError {
   );
 }
 
+/** A 409 Conflict: a write lost a race (or an apply met another owner) and may be tried again. */
+export function isConflict(error: unknown): boolean {
+  return error instanceof StatusError && error.code === 409 && error.reason === "Conflict";
+}
+
 /** 409 on a stale resourceVersion or a failed precondition; `cause` is the explanation after the colon. */
 export function conflict(resource: GroupThing, name: string, cause: string): StatusError {
   return new StatusError(

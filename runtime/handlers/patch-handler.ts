@@ -4,6 +4,8 @@
 // retried. Apply (application/apply-patch+yaml) merges an intent through the field manager and creates
 // the object when it is absent.
 
+import { fieldTable } from "../../generated/fields.js";
+import { validationKey } from "../../generated/validation.js";
 import type { GroupVersionKind } from "../codecs/decode-errors.js";
 import { decodeObject } from "../codecs/decode-object.js";
 import { type FieldValidation, strictDecodingOutcome, unknownFieldProblem } from "../codecs/field-validation.js";
@@ -11,11 +13,11 @@ import { parseJson } from "../codecs/json-body.js";
 import { setKey } from "../codecs/parsed-body.js";
 import { pruneUnknownFields } from "../codecs/unknown-fields.js";
 import * as fe from "../errors/field-error.js";
-import { badRequest, invalid, StatusError, unsupportedMediaType } from "../errors/status-error.js";
+import { badRequest, invalid, isConflict, StatusError, unsupportedMediaType } from "../errors/status-error.js";
 import { parseMediaType } from "../http/accept.js";
 import { applyJsonPatch, decodeJsonPatch } from "../patch/json-patch.js";
 import { applyMergePatch } from "../patch/merge-patch.js";
-import { applyStrategicMergePatch } from "../patch/strategic-merge-patch.js";
+import { applyStrategicMergePatch, servesStrategicMergePatch } from "../patch/strategic-merge-patch.js";
 import type { WriteOptions } from "../resources/create-object.js";
 import { applyIntent, type FieldOwner, managedSchemaOf } from "../resources/managed-fields.js";
 import { objectMeta } from "../resources/object-access.js";
@@ -38,7 +40,8 @@ const patchTypes: ReadonlyMap<string, PatchType> = new Map([
 function patchTypeOf(ctx: RequestContext, target: Target): PatchType {
   const { type, subtype } = parseMediaType(ctx.req.headers["content-type"] ?? "");
   const patchType = patchTypes.get(`${type}/${subtype}`);
-  const strategic = managedSchemaOf(target.kind).root !== "any";
+  const { kind } = target;
+  const strategic = servesStrategicMergePatch(fieldTable, validationKey(kind.group, kind.version, kind.kind));
   const accepted = [...patchTypes].filter(([, t]) => strategic || t !== "strategic").map(([media]) => media);
   if (patchType === undefined || (patchType === "strategic" && !strategic)) throw unsupportedMediaType(accepted);
   return patchType;
@@ -139,10 +142,6 @@ function pinnedTo(result: KubeObject, before: KubeObject): boolean {
   return false;
 }
 
-function retryable(error: unknown): boolean {
-  return error instanceof StatusError && error.code === 409 && error.reason === "Conflict";
-}
-
 export async function patchResource(ctx: RequestContext, target: Target): Promise<void> {
   const type = patchTypeOf(ctx, target);
   const query = parseWriteQuery(ctx.url.searchParams, "PatchOptions", type === "apply" ? "apply" : "other");
@@ -175,7 +174,7 @@ export async function patchResource(ctx: RequestContext, target: Target): Promis
       sendObject(ctx, format, 200, target.kind, object, { warnings });
       return;
     } catch (error) {
-      if (!retryable(error) || pinned) throw error;
+      if (!isConflict(error) || pinned) throw error;
     }
   }
 }
@@ -225,7 +224,7 @@ async function applyOnce(
   try {
     return await api.update(target, intent, options);
   } catch (error) {
-    if (!retryable(error) || pinned) throw error;
+    if (!isConflict(error) || pinned) throw error;
     return undefined;
   }
 }

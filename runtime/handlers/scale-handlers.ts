@@ -3,7 +3,7 @@
 import { applyConfiguration } from "../apply/field-manager.js";
 import { parentEntriesAfterScale, replicasPath, scaleEntriesOf } from "../apply/scale-entries.js";
 import * as fe from "../errors/field-error.js";
-import { conflict, invalid, notFound } from "../errors/status-error.js";
+import { conflict, invalid, isConflict, notFound } from "../errors/status-error.js";
 import type { SubresourceRecord } from "../registry/kind-record.js";
 import type { WriteOptions } from "../resources/create-object.js";
 import { apiVersionOf, groupResource } from "../resources/kinds.js";
@@ -117,7 +117,7 @@ export async function writeScale(
       const { object } = await api.update(parentTarget, current, options);
       return scaleOf(object, record);
     } catch (error) {
-      if ((error as { code?: number }).code !== 409 || pinned) throw error;
+      if (!isConflict(error) || pinned) throw error;
     }
   }
 }
@@ -182,8 +182,7 @@ export async function applyScale(
       const { object } = await api.update(parentTarget, next, { dryRun, applied: true });
       return scaleOf(object, record);
     } catch (error) {
-      if ((error as { code?: number }).code !== 409 || pinned || (error as { reason?: string }).reason !== "Conflict")
-        throw error;
+      if (!isConflict(error) || pinned) throw error;
     }
   }
 }

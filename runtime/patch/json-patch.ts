@@ -16,6 +16,7 @@ import { isDeepStrictEqual } from "node:util";
 import { jsonKind } from "../codecs/decode-errors.js";
 import type { FieldValidation } from "../codecs/field-validation.js";
 import { parseJson } from "../codecs/json-body.js";
+import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
 import { type DuplicateKeys, fieldPath, setKey } from "../codecs/parsed-body.js";
 import { goJson, goQuote } from "../errors/format-field-error.js";
 import { badRequest, requestEntityTooLarge, StatusError } from "../errors/status-error.js";
@@ -38,7 +39,6 @@ export interface JsonPatch {
   readonly problems: readonly string[];
 }
 
-type JsonObject = Record<string, unknown>;
 type Container = JsonObject | unknown[];
 
 /** kube's jsonPatchOp struct, into which it strict-decodes the patch under Warn and Strict. */
@@ -47,10 +47,6 @@ const stringFields: ReadonlySet<string> = new Set(["op", "path", "from"]);
 
 /** sigs.k8s.io/json stops collecting strict errors here. */
 const maxProblems = 100;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function isContainer(v: unknown): v is Container {
   return typeof v === "object" && v !== null;
@@ -73,7 +69,7 @@ function typeError(patch: unknown, strict: boolean): string | undefined {
   if (!Array.isArray(patch)) return cannotUnmarshal(patch, strict ? "[]handlers.jsonPatchOp" : "jsonpatch.Patch");
   for (const op of patch) {
     if (op === null) continue;
-    if (!isObject(op)) return cannotUnmarshal(op, strict ? "handlers.jsonPatchOp" : "jsonpatch.Operation");
+    if (!isJsonObject(op)) return cannotUnmarshal(op, strict ? "handlers.jsonPatchOp" : "jsonpatch.Operation");
     if (!strict) continue;
     for (const [key, v] of Object.entries(op)) {
       if (stringFields.has(key) && v !== null && typeof v !== "string") {
@@ -130,7 +126,7 @@ class ProblemWalker {
     this.path.push(at);
     if (Array.isArray(v)) {
       for (const [i, item] of v.entries()) this.member(item, i);
-    } else if (isObject(v)) this.object(v);
+    } else if (isJsonObject(v)) this.object(v);
     this.path.pop();
   }
 }

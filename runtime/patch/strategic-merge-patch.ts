@@ -9,10 +9,9 @@
 // Opaque values (`any`: RawExtension and the like) are structs without JSON fields, as in Go, so their
 // keys merge one level deep and an object or list on both sides is refused as kube refuses it.
 import type { FieldDefinition, FieldNode, FieldTable } from "../codecs/field-table.js";
+import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
 import { goNumber, goQuote } from "../errors/format-field-error.js";
 import { badRequest, StatusError } from "../errors/status-error.js";
-
-type JsonMap = Record<string, unknown>;
 
 const directiveMarker = "$patch";
 const retainKeysDirective = "$retainKeys";
@@ -52,10 +51,6 @@ function panicked(): StatusError {
 
 // --- Go's printing of decoded JSON, for error texts ---
 
-function isMap(v: unknown): v is JsonMap {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function byteOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
@@ -64,7 +59,7 @@ function byteOrder(a: string, b: string): number {
 function goV(v: unknown): string {
   if (v === null || v === undefined) return "<nil>";
   if (Array.isArray(v)) return `[${v.map(goV).join(" ")}]`;
-  if (isMap(v)) {
+  if (isJsonObject(v)) {
     const keys = Object.keys(v).sort(byteOrder);
     return `map[${keys.map((k) => `${k}:${goV(v[k])}`).join(" ")}]`;
   }
@@ -75,7 +70,7 @@ function goV(v: unknown): string {
 function goTypeOf(v: unknown): string {
   if (v === null || v === undefined) return "nil";
   if (Array.isArray(v)) return goSliceType;
-  if (isMap(v)) return goMapType;
+  if (isJsonObject(v)) return goMapType;
   if (typeof v === "number") return Number.isInteger(v) ? "int64" : "float64";
   return typeof v === "boolean" ? "bool" : "string";
 }
@@ -85,7 +80,7 @@ function goS(v: unknown): string {
   if (typeof v === "string") return v;
   if (v === null || v === undefined) return "%!s(<nil>)";
   if (Array.isArray(v)) return `[${v.map(goS).join(" ")}]`;
-  if (isMap(v)) {
+  if (isJsonObject(v)) {
     const keys = Object.keys(v).sort(byteOrder);
     return `map[${keys.map((k) => `${k}:${goS(v[k])}`).join(" ")}]`;
   }
@@ -99,12 +94,12 @@ function badArgType(expected: string, actual: unknown): StatusError {
 }
 
 /** mergepatch.ErrNoMergeKey. */
-function noMergeKey(m: JsonMap, mergeKey: string): StatusError {
+function noMergeKey(m: JsonObject, mergeKey: string): StatusError {
   return patchFailure(`map: ${goV(m)} does not contain declared merge key: ${mergeKey}`);
 }
 
 /** mergepatch.ErrBadPatchType. */
-function badPatchType(directive: unknown, m: JsonMap): StatusError {
+function badPatchType(directive: unknown, m: JsonObject): StatusError {
   return patchFailure(`unknown patch type: ${goS(directive)} in map: ${goV(m)}`);
 }
 
@@ -125,19 +120,19 @@ function hashKey(v: unknown): string {
   return `${type}:${String(v)}`;
 }
 
-function has(m: JsonMap, key: string): boolean {
+function has(m: JsonObject, key: string): boolean {
   return Object.hasOwn(m, key);
 }
 
 /** Assignment that also stores a key named `__proto__` as data. */
-function put(m: JsonMap, key: string, value: unknown): void {
+function put(m: JsonObject, key: string, value: unknown): void {
   Object.defineProperty(m, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 function deepCopy(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(deepCopy);
-  if (!isMap(v)) return v;
-  const out: JsonMap = {};
+  if (!isJsonObject(v)) return v;
+  const out: JsonObject = {};
   for (const [k, item] of Object.entries(v)) put(out, k, deepCopy(item));
   return out;
 }
@@ -281,7 +276,7 @@ function directiveField(key: string, prefix: string): string {
 }
 
 /** `$patch` on a map: replace yields the patch without the marker, delete an empty map. */
-function mapDirective(directive: unknown, patch: JsonMap): JsonMap {
+function mapDirective(directive: unknown, patch: JsonObject): JsonObject {
   if (directive === "replace") {
     delete patch[directiveMarker];
     return patch;
@@ -291,7 +286,7 @@ function mapDirective(directive: unknown, patch: JsonMap): JsonMap {
 }
 
 /** `$retainKeys`: keys of the original not listed are cleared; the patch may set only listed keys. */
-function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
+function applyRetainKeys(original: JsonObject, patch: JsonObject): void {
   if (!has(patch, retainKeysDirective)) return;
   const list = patch[retainKeysDirective];
   delete patch[retainKeysDirective];
@@ -313,7 +308,7 @@ function removeDirectives(v: unknown): { value: unknown; keep: boolean } {
     const kept = v.map(removeDirectives).filter((r) => r.keep);
     return { value: kept.map((r) => r.value), keep: true };
   }
-  if (!isMap(v)) return { value: v, keep: true };
+  if (!isJsonObject(v)) return { value: v, keep: true };
   if (has(v, directiveMarker)) return { value: null, keep: false };
   for (const [key, item] of Object.entries(v)) {
     const r = removeDirectives(item);
@@ -326,7 +321,7 @@ function removeDirectives(v: unknown): { value: unknown; keep: boolean } {
 function discardNulls(v: unknown): void {
   if (Array.isArray(v)) {
     for (const item of v) discardNulls(item);
-  } else if (isMap(v)) {
+  } else if (isJsonObject(v)) {
     for (const [key, item] of Object.entries(v)) {
       if (item === null) delete v[key];
       else discardNulls(item);
@@ -335,7 +330,7 @@ function discardNulls(v: unknown): void {
 }
 
 /** A patch value the original does not have (or has with another type) is taken whole. */
-function takePatchValue(original: JsonMap, key: string, patchValue: unknown, nullsToo: boolean): void {
+function takePatchValue(original: JsonObject, key: string, patchValue: unknown, nullsToo: boolean): void {
   if (nullsToo) discardNulls(patchValue);
   const r = removeDirectives(patchValue);
   if (r.keep) put(original, key, r.value);
@@ -365,7 +360,7 @@ function elementKind(...lists: unknown[][]): string {
 
 /** Position of an item in a list: by merge key value for maps, by value for primitives. */
 function indexIn(list: unknown[], item: unknown, mergeKey: string, kind: string): number {
-  const keyOf = (v: unknown) => (kind !== goMapType ? v : isMap(v) && has(v, mergeKey) ? v[mergeKey] : null);
+  const keyOf = (v: unknown) => (kind !== goMapType ? v : isJsonObject(v) && has(v, mergeKey) ? v[mergeKey] : null);
   const wanted = keyOf(item);
   return list.findIndex((v) => goEqual(wanted, keyOf(v)));
 }
@@ -373,7 +368,7 @@ function indexIn(list: unknown[], item: unknown, mergeKey: string, kind: string)
 function validateMergeKeys(mergeKey: string, ...lists: unknown[][]): void {
   for (const list of lists) {
     for (const item of list) {
-      if (!isMap(item)) throw badArgType(goMapType, item);
+      if (!isJsonObject(item)) throw badArgType(goMapType, item);
       if (!has(item, mergeKey)) throw noMergeKey(item, mergeKey);
     }
   }
@@ -384,7 +379,7 @@ function splitDeletions(list: unknown[]): { kept: unknown[]; deleted: unknown[] 
   const kept: unknown[] = [];
   const deleted: unknown[] = [];
   for (const item of list) {
-    if (!isMap(item)) throw badArgType(goMapType, item);
+    if (!isJsonObject(item)) throw badArgType(goMapType, item);
     (has(item, directiveMarker) && item[directiveMarker] === "delete" ? deleted : kept).push(item);
   }
   return { kept, deleted };
@@ -446,7 +441,7 @@ function normalizeOrder(
 /** findMapInSliceBasedOnKeyValue. */
 function findByKey(list: unknown[], mergeKey: string, value: unknown): number {
   for (const [i, item] of list.entries()) {
-    if (!isMap(item)) throw patchFailure(`value for key ${i} is not a map.`);
+    if (!isJsonObject(item)) throw patchFailure(`value for key ${i} is not a map.`);
     if (has(item, mergeKey) && goEqual(item[mergeKey], value)) return i;
   }
   return -1;
@@ -462,7 +457,7 @@ function partition(merged: unknown[], by: unknown[], mergeKey: string): { named:
     return { named, serverOnly };
   }
   for (const item of merged) {
-    if (!isMap(item)) throw badArgType(goMapType, item);
+    if (!isJsonObject(item)) throw badArgType(goMapType, item);
     if (!has(item, mergeKey)) throw noMergeKey(item, mergeKey);
     (findByKey(by, mergeKey, item[mergeKey]) >= 0 ? named : serverOnly).push(item);
   }
@@ -472,8 +467,8 @@ function partition(merged: unknown[], by: unknown[], mergeKey: string): { named:
 /** mergeKeyValueEqual: primitives by value, maps by their merge key values. */
 function sameListItem(left: unknown, right: unknown, mergeKey: string): boolean {
   if (mergeKey === "") return goEqual(left, right);
-  if (!isMap(left)) throw badArgType(goMapType, left);
-  if (!isMap(right)) throw badArgType(goMapType, right);
+  if (!isJsonObject(left)) throw badArgType(goMapType, left);
+  if (!isJsonObject(right)) throw badArgType(goMapType, right);
   if (!has(left, mergeKey)) throw noMergeKey(left, mergeKey);
   if (!has(right, mergeKey)) throw noMergeKey(right, mergeKey);
   return goEqual(left[mergeKey], right[mergeKey]);
@@ -486,7 +481,7 @@ function validateAgainstOrder(patchList: unknown[], order: unknown[], mergeKey: 
   let p = 0;
   let o = 0;
   while (p < items.length && o < order.length) {
-    if (isMap(items[p]) && has(items[p] as JsonMap, directiveMarker)) {
+    if (isJsonObject(items[p]) && has(items[p] as JsonObject, directiveMarker)) {
       p++;
       continue;
     }
@@ -502,7 +497,7 @@ function validateAgainstOrder(patchList: unknown[], order: unknown[], mergeKey: 
 
 // --- Merging ---
 
-function mergeMap(original: JsonMap, patch: JsonMap, schema: Schema): JsonMap {
+function mergeMap(original: JsonObject, patch: JsonObject, schema: Schema): JsonObject {
   if (has(patch, directiveMarker)) return mapDirective(patch[directiveMarker], patch);
   applyRetainKeys(original, patch);
   applyElementOrders(original, patch, schema);
@@ -519,10 +514,10 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: Schema): JsonMap {
       continue;
     }
     const current = original[key];
-    if (isMap(current)) {
+    if (isJsonObject(current)) {
       const meta = schema.lookupForStruct(key);
       const replace = otherStrategy(meta.strategies) === "replace";
-      put(original, key, replace ? patchValue : mergeMap(current, patchValue as JsonMap, meta.schema));
+      put(original, key, replace ? patchValue : mergeMap(current, patchValue as JsonObject, meta.schema));
     } else if (Array.isArray(current)) {
       const meta = schema.lookupForSlice(key);
       const strategy = otherStrategy(meta.strategies);
@@ -539,7 +534,7 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: Schema): JsonMap {
  * `$setElementOrder/<field>`: merges the field's list (when the patch has one) and orders the result:
  * items named by the order list in its order, server-only items among them by their live positions.
  */
-function applyElementOrders(original: JsonMap, patch: JsonMap, schema: Schema): void {
+function applyElementOrders(original: JsonObject, patch: JsonObject, schema: Schema): void {
   for (const key of Object.keys(patch)) {
     if (!has(patch, key) || !key.startsWith(setElementOrderPrefix)) continue;
     const order = patch[key];
@@ -631,7 +626,7 @@ function applyItemDirectives(
   let live = original;
   let replace = false;
   for (const v of patch) {
-    const item = v as JsonMap;
+    const item = v as JsonObject;
     if (!has(item, directiveMarker)) {
       plain.push(item);
       continue;
@@ -658,10 +653,10 @@ function applyItemDirectives(
 function mergeItems(live: GoSlice, patchItems: unknown[], mergeKey: string, schema: Schema): GoSlice {
   let out = live;
   for (const v of patchItems) {
-    const item = v as JsonMap;
+    const item = v as JsonObject;
     if (!has(item, mergeKey)) throw noMergeKey(item, mergeKey);
     const i = findByKey(out.items(), mergeKey, item[mergeKey]);
-    if (i >= 0) out.backing[i] = mergeMap(out.backing[i] as JsonMap, item, schema);
+    if (i >= 0) out.backing[i] = mergeMap(out.backing[i] as JsonObject, item, schema);
     else out = out.append(item);
   }
   return out;
@@ -689,14 +684,14 @@ export function applyStrategicMergePatch(
   table: FieldTable,
   root: FieldNode,
 ): unknown {
-  if (!isMap(original)) throw new Error("strategic merge patch applies to a JSON object");
-  const target = deepCopy(original) as JsonMap;
+  if (!isJsonObject(original)) throw new Error("strategic merge patch applies to a JSON object");
+  const target = deepCopy(original) as JsonObject;
   if (patch === null) return target;
-  if (!isMap(patch)) {
+  if (!isJsonObject(patch)) {
     const found = Array.isArray(patch) ? "array" : typeof patch === "boolean" ? "bool" : typeof patch;
     throw badRequest(`json: cannot unmarshal ${found} into Go value of type ${goMapType}`);
   }
-  return mergeMap(target, deepCopy(patch) as JsonMap, new Schema(table, root));
+  return mergeMap(target, deepCopy(patch) as JsonObject, new Schema(table, root));
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   applyConfiguration,
   type FieldManagerContext,
   type ManagedSchema,
+  schemaForKind,
   updateManagedFields,
 } from "../apply/field-manager.js";
 import type { ServedKind } from "../registry/lookup.js";
@@ -23,8 +24,7 @@ export interface FieldOwner {
 
 /** The kind's schema for field ownership; kinds without one are treated as unstructured (no root). */
 export function managedSchemaOf(kind: { group: string; version: string; kind: string }): ManagedSchema {
-  const root = fieldTable.kinds[validationKey(kind.group, kind.version, kind.kind)];
-  return { table: fieldTable, root: root ?? "any" };
+  return schemaForKind(fieldTable, validationKey(kind.group, kind.version, kind.kind));
 }
 
 /**
@@ -35,8 +35,8 @@ export function managedSchemaOf(kind: { group: string; version: string; kind: st
 export function resetPathsOf(kind: ServedKind, subresource: string | undefined): string[][] {
   if (!hasStatus(kind)) return [];
   if (subresource !== "status") return [["status"]];
-  const root = fieldTable.kinds[validationKey(kind.group, kind.version, kind.kind)];
-  const fields = root === undefined ? [] : Object.keys(fieldTable.definitions[root]?.fields ?? {});
+  const { root } = managedSchemaOf(kind);
+  const fields = typeof root === "number" ? Object.keys(fieldTable.definitions[root]?.fields ?? {}) : [];
   const reset = fields.filter((f) => !["apiVersion", "kind", "metadata", "status"].includes(f)).map((f) => [f]);
   return [...reset, ["metadata", "labels"]];
 }

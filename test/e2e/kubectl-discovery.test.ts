@@ -1,37 +1,22 @@
 // kubectl itself against a started server, through the admin kubeconfig the server hands out.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servedGroupVersions } from "../../generated/discovery/served.js";
-import { type RunningServer, startServer } from "../../runtime/index.js";
+import { haveKubectl, type KubectlSession, kubectlPath, startKubectlSession } from "./kubectl-session.js";
 
-const kubectlPath = "/usr/bin/kubectl";
 const run = promisify(execFile);
 
-describe.skipIf(!existsSync(kubectlPath))("kubectl against kapi", () => {
-  let server: RunningServer;
-  let dir: string;
-  let kubeconfig: string;
-
-  const kubectl = async (...args: string[]) => {
-    // A fresh discovery cache per run, so each test sees what the server serves now.
-    const { stdout } = await run(kubectlPath, ["--kubeconfig", kubeconfig, "--cache-dir", join(dir, "cache"), ...args]);
-    return stdout;
-  };
+describe.skipIf(!haveKubectl)("kubectl against kapi", () => {
+  let session: KubectlSession;
+  const kubectl = (...args: string[]) => session.kubectl(...args);
 
   beforeAll(async () => {
-    server = await startServer();
-    dir = mkdtempSync(join(tmpdir(), "kapi-e2e-"));
-    kubeconfig = join(dir, "admin.kubeconfig");
-    writeFileSync(kubeconfig, server.kubeconfig);
+    session = await startKubectlSession();
   });
-  afterAll(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => session?.close());
 
   const enabled = servedGroupVersions.filter((gv) => gv.enabledByDefault);
 
@@ -70,8 +55,8 @@ describe.skipIf(!existsSync(kubectlPath))("kubectl against kapi", () => {
   });
 
   it("is refused without the admin token", async () => {
-    const anonymous = join(dir, "anonymous.kubeconfig");
-    writeFileSync(anonymous, server.kubeconfig.replace(/token: \S+/, "token: wrong"));
+    const anonymous = join(session.dir, "anonymous.kubeconfig");
+    writeFileSync(anonymous, session.server.kubeconfig.replace(/token: \S+/, "token: wrong"));
     const failure = await run(kubectlPath, ["--kubeconfig", anonymous, "get", "--raw", "/version"]).catch(
       (e: { stderr: string }) => e,
     );

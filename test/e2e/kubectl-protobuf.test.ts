@@ -1,15 +1,7 @@
 // kubectl's typed commands send their objects as application/vnd.kubernetes.protobuf; kapi decodes them
 // into the same objects a JSON body would give.
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../runtime/index.js";
-
-const kubectlPath = "/usr/bin/kubectl";
-const run = promisify(execFile);
+import { haveKubectl, type KubectlSession, startKubectlSession } from "./kubectl-session.js";
 
 /** What the tests read of the objects. */
 interface Got {
@@ -20,25 +12,16 @@ interface Got {
   spec?: Record<string, unknown> & { template: { spec: Record<string, unknown> } };
 }
 
-describe.skipIf(!existsSync(kubectlPath))("kubectl create with protobuf bodies", () => {
-  let server: RunningServer;
-  let dir: string;
-  let kubeconfig: string;
+describe.skipIf(!haveKubectl)("kubectl create with protobuf bodies", () => {
+  let session: KubectlSession;
 
-  const kubectl = (...args: string[]) =>
-    run(kubectlPath, ["--kubeconfig", kubeconfig, "--cache-dir", join(dir, "cache"), ...args]);
+  const kubectl = (...args: string[]) => session.kubectlWith({}, ...args);
   const getJson = async (...args: string[]) => JSON.parse((await kubectl("get", ...args, "-o", "json")).stdout) as Got;
 
   beforeAll(async () => {
-    server = await startServer();
-    dir = mkdtempSync(join(tmpdir(), "kapi-e2e-proto-"));
-    kubeconfig = join(dir, "admin.kubeconfig");
-    writeFileSync(kubeconfig, server.kubeconfig);
+    session = await startKubectlSession();
   });
-  afterAll(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => session?.close());
 
   it("creates a namespace, sending protobuf", async () => {
     const { stdout, stderr } = await kubectl("create", "namespace", "e2e-proto", "-v=8");

@@ -3,6 +3,7 @@
 // writes it, and written back into its message's fields as Go's Marshal methods write them. `undefined` is
 // Go's null: a zero Time, a RawExtension without bytes.
 import { parseJson } from "../json-body.js";
+import { isJsonObject } from "../json-object.js";
 import { parseRfc3339 } from "../table.js";
 import { ProtobufError } from "./wire-reader.js";
 
@@ -114,10 +115,6 @@ function fractionNanos(time: string): number {
   return Number(fraction.slice(0, 9).padEnd(9, "0"));
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * A wire form's message fields (by their .proto names) for its JSON value, as its Go type writes them:
  * every field a Go value holds, zero or not; undefined where nothing is written (Go's null). `only` is the
@@ -143,12 +140,12 @@ export function formFields(form: WireForm, value: unknown, only: string): Record
       return Array.isArray(value) ? { [only]: value } : undefined;
     case "schema-or-array":
       if (Array.isArray(value)) return { jSONSchemas: value };
-      return isObject(value) ? { schema: value } : undefined;
+      return isJsonObject(value) ? { schema: value } : undefined;
     case "schema-or-bool":
       if (typeof value === "boolean") return { allows: value };
-      return isObject(value) ? { allows: true, schema: value } : undefined;
+      return isJsonObject(value) ? { allows: true, schema: value } : undefined;
     case "schema-or-string-array":
       if (Array.isArray(value)) return { property: value };
-      return isObject(value) ? { schema: value } : undefined;
+      return isJsonObject(value) ? { schema: value } : undefined;
   }
 }
