@@ -1258,6 +1258,7 @@ export const fieldTable: FieldTable = {
         matchConditions: { strategy: "merge", mergeKey: "name" },
         variables: { strategy: "merge", mergeKey: "name" },
       },
+      defaults: { failurePolicy: "Fail" },
     },
     /* 124 */ {
       name: "ValidatingAdmissionPolicyStatus",
@@ -2901,6 +2902,8 @@ export const fieldTable: FieldTable = {
         resourceRules: { list: 472, listType: "atomic" },
       },
       atomic: true,
+      defaults: { matchPolicy: "Equivalent", namespaceSelector: {}, objectSelector: {} },
+      present: { namespaceSelector: {}, objectSelector: {} },
     },
     /* 275 */ {
       name: "Mutation",
@@ -2923,6 +2926,7 @@ export const fieldTable: FieldTable = {
       pkg: "v1",
       fields: { name: "string", namespace: "string", parameterNotFoundAction: "string", selector: 241 },
       atomic: true,
+      defaults: { parameterNotFoundAction: "Deny" },
     },
     /* 279 */ {
       name: "WebhookClientConfig",
@@ -4702,6 +4706,7 @@ export const fieldTable: FieldTable = {
         scope: "string",
       },
       atomic: true,
+      defaults: { scope: "*" },
     },
     /* 473 */ { name: "ApplyConfiguration", pkg: "v1", fields: { expression: "string" } },
     /* 474 */ { name: "JSONPatch", pkg: "v1", fields: { expression: "string" } },

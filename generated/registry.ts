@@ -20,6 +20,7 @@ import { strategy as secretStrategy } from "../runtime/strategies/secret.js";
 import { strategy as serviceStrategy } from "../runtime/strategies/service.js";
 import { strategy as serviceAccountStrategy } from "../runtime/strategies/service-account.js";
 import { strategy as statefulSetStrategy } from "../runtime/strategies/stateful-set.js";
+import { strategy as validatingAdmissionPolicyStrategy } from "../runtime/strategies/validating-admission-policy.js";
 
 export const kinds: readonly KindRecord[] = [
   {
@@ -120,6 +121,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: validatingAdmissionPolicyStrategy,
   },
   {
     group: "admissionregistration.k8s.io",

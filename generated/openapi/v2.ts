@@ -79,6 +79,11 @@ const document: Record<string, unknown> = {
           "x-kubernetes-list-type": "atomic"
         },
         "matchPolicy": {
+          "default": "Equivalent",
+          "enum": [
+            "Equivalent",
+            "Exact"
+          ],
           "type": "string"
         },
         "namespaceSelector": {
@@ -448,6 +453,7 @@ const document: Record<string, unknown> = {
           "x-kubernetes-list-type": "atomic"
         },
         "scope": {
+          "default": "*",
           "type": "string"
         }
       },
@@ -475,6 +481,11 @@ const document: Record<string, unknown> = {
           "type": "string"
         },
         "parameterNotFoundAction": {
+          "default": "Deny",
+          "enum": [
+            "Allow",
+            "Deny"
+          ],
           "type": "string"
         },
         "selector": {
@@ -705,6 +716,11 @@ const document: Record<string, unknown> = {
           "x-kubernetes-list-type": "atomic"
         },
         "failurePolicy": {
+          "default": "Fail",
+          "enum": [
+            "Fail",
+            "Ignore"
+          ],
           "type": "string"
         },
         "matchConditions": {

@@ -1,12 +1,18 @@
 // Structural validators: `generated/<fileId>/validators.ts` holds one `validate<Definition>` per
 // definition, appending FieldErrors for what the schema states (types, required, enum, formats, bounds,
-// lengths, patterns, item counts, list-set and list-map uniqueness). Unknown fields and CEL rules
-// (x-kubernetes-validations) are left to later stages. `generated/validation.ts` maps every kind to its
-// validator and defaulter so the runtime looks them up by apiVersion and kind.
+// lengths, patterns, item counts, list-set and list-map uniqueness). Unknown fields are left to later
+// stages. `generated/validation.ts` maps every kind to its validator and defaulter so the runtime looks
+// them up by apiVersion and kind; a kind whose schema carries CEL rules (x-kubernetes-validations) also
+// gets the structural schema the runtime compiles them from. Rules are compiled here too, so a rule that
+// does not compile (or costs too much) stops the generator.
 import { posix } from "node:path";
+import { compileRules } from "../../runtime/cel/kubernetes/rule-checks.js";
+import { hasValidationRules, type StructuralSchema } from "../../runtime/cel/kubernetes/structural-schema.js";
 import type { SchemaNode } from "../schema/model.js";
-import type { SchemaSet } from "../schema/schema-set.js";
+import type { KindInfo, SchemaSet } from "../schema/schema-set.js";
 import { type EmitResult, type Emitter, type GeneratedFile, generatedHeader } from "./emitter.js";
+import { StructuralSchemas } from "./structural-schema.js";
+import { tsLiteral as tableLiteral } from "./ts-literal.js";
 
 /** An identifier for a schema file's module: "rbac.authorization.k8s.io/v1" → rbacAuthorizationK8sIoV1. */
 export function moduleAlias(fileId: string): string {
@@ -224,8 +230,9 @@ export function validationKey(group: string, version: string, kind: string): str
   return group === "" ? `${version}/${kind}` : `${group}/${version}/${kind}`;
 }
 
-function emitTable(set: SchemaSet): GeneratedFile {
-  const kinds = set
+/** Kinds with a definition, in the order of their validation keys. */
+function validatedKinds(set: SchemaSet): KindInfo[] {
+  return set
     .kinds()
     .filter((k) => set.tryDefinition({ fileId: k.file.id, name: k.entry.kind }) !== undefined)
     .sort((a, b) => {
@@ -233,9 +240,48 @@ function emitTable(set: SchemaSet): GeneratedFile {
       const kb = validationKey(b.gvk.group, b.gvk.version, b.gvk.kind);
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     });
+}
+
+/** The structural schema of each kind whose schema carries CEL rules, by validation key. */
+function kindsWithRules(set: SchemaSet, schemas: StructuralSchemas): Map<string, StructuralSchema> {
+  const out = new Map<string, StructuralSchema>();
+  for (const k of validatedKinds(set)) {
+    const schema = schemas.definition(k.file.id, k.entry.kind);
+    if (hasValidationRules(schema)) out.set(validationKey(k.gvk.group, k.gvk.version, k.gvk.kind), schema);
+  }
+  return out;
+}
+
+/**
+ * Problems with the CEL rules of every kind, as `schemas/<file>.yaml: <location>: <message>`: rules that
+ * do not compile, are malformed or are estimated too expensive, as kube-apiserver refuses them in a
+ * CustomResourceDefinition.
+ */
+export function celRuleProblems(set: SchemaSet): string[] {
+  const schemas = new StructuralSchemas(set);
+  const problems = new Set<string>();
+  for (const [key, schema] of kindsWithRules(set, schemas)) {
+    for (const { error, schema: node } of compileRules(schema)) {
+      // Rule problems end in `x-kubernetes-validations[<i>].<field>`; the rule's origin says where it is written.
+      const [, ruleIndex, rest] = /x-kubernetes-validations\[(\d+)\](.*)$/.exec(error.field) ?? [];
+      const origin = ruleIndex === undefined ? undefined : schemas.origins.get(node)?.[Number(ruleIndex)];
+      const where =
+        origin !== undefined
+          ? `${origin.file}: ${origin.location}${rest ?? ""}`
+          : `kind ${key}: ${error.field === "" ? "schema" : error.field}`;
+      problems.add(`${where}: ${error.detail ?? error.type}`);
+    }
+  }
+  return [...problems];
+}
+
+function emitTable(set: SchemaSet): GeneratedFile {
+  const kinds = validatedKinds(set);
+  const withRules = kindsWithRules(set, new StructuralSchemas(set));
   const fileIds = [...new Set(kinds.map((k) => k.file.id))].sort();
   const sources = [...new Set(kinds.map((k) => k.file.path))].sort();
   const imports = [
+    `import type { StructuralSchema } from "../runtime/cel/kubernetes/structural-schema.js";`,
     `import type { FieldError } from "../runtime/errors/field-error.js";`,
     `import { run } from "../runtime/validation/schema-checks.js";`,
     ...fileIds.flatMap((id) => [
@@ -245,11 +291,13 @@ function emitTable(set: SchemaSet): GeneratedFile {
   ];
   const rows = kinds.map((k) => {
     const alias = moduleAlias(k.file.id);
-    const key = JSON.stringify(validationKey(k.gvk.group, k.gvk.version, k.gvk.kind));
+    const key = validationKey(k.gvk.group, k.gvk.version, k.gvk.kind);
+    const celSchema = withRules.get(key);
     return [
-      `  ${key}: {`,
+      `  ${JSON.stringify(key)}: {`,
       `    validate: (obj) => run(${alias}.validate${k.entry.kind}, obj),`,
       `    default: ${alias}Defaulters.default${k.entry.kind},`,
+      ...(celSchema !== undefined ? [`    celSchema: ${tableLiteral(celSchema, "    ")},`] : []),
       "  },",
     ].join("\n");
   });
@@ -261,6 +309,8 @@ function emitTable(set: SchemaSet): GeneratedFile {
     "  validate(obj: unknown): FieldError[];",
     "  /** Applies schema defaults in place. */",
     "  default(obj: unknown): void;",
+    "  /** The schema whose CEL rules (x-kubernetes-validations) apply, for kinds that have any. */",
+    "  celSchema?: StructuralSchema;",
     "}",
     "",
     '/** The key of a kind in `validation`: "apps/v1/Deployment", "v1/Pod" for the core group. */',
@@ -279,6 +329,8 @@ function emitTable(set: SchemaSet): GeneratedFile {
 export const validatorsEmitter: Emitter = {
   name: "validators",
   emit(set: SchemaSet): EmitResult {
+    const problems = celRuleProblems(set);
+    if (problems.length > 0) throw new Error(`CEL rules that kube-apiserver would refuse:\n${problems.join("\n")}`);
     const files = set.files.map((f) => emitFile(set, f.id));
     files.push(emitTable(set));
     return { files };

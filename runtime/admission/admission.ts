@@ -2,9 +2,19 @@
 // prepared and validated; validating plugins run after validation, just before storage. A plugin refuses
 // a write by throwing a StatusError.
 import type { ServedKind } from "../registry/lookup.js";
+import type { UserInfo } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 
 export type Operation = "CREATE" | "UPDATE" | "DELETE";
+
+/** The API request a write comes from; absent for writes of the in-server controllers. */
+export interface AdmissionRequestInfo {
+  user: UserInfo;
+  /** Adds an HTTP Warning header to the response, whether the write succeeds or not. */
+  warn(text: string): void;
+  /** Records an annotation on the request's audit event. */
+  annotate(key: string, value: string): void;
+}
 
 export interface AdmissionAttributes {
   operation: Operation;
@@ -17,6 +27,7 @@ export interface AdmissionAttributes {
   object?: KubeObject;
   oldObject?: KubeObject;
   dryRun: boolean;
+  request?: AdmissionRequestInfo;
 }
 
 export interface AdmissionPlugin {

@@ -18,6 +18,7 @@ commands:
     --cert-dir DIR       where the CA and serving certificate are kept (default <data-dir>/pki)
     --plain-http         serve HTTP instead of HTTPS
     --storage KIND       sqlite (default, <data-dir>/kapi.db) or memory
+    --audit-log-path F   append one audit.k8s.io/v1 Event per request (Metadata level) to F
 `;
 
 function runGenerator(args: string[]): number {
@@ -37,6 +38,7 @@ async function runServe(args: string[]): Promise<void> {
       "cert-dir": { type: "string" },
       "plain-http": { type: "boolean", default: false },
       storage: { type: "string", default: "sqlite" },
+      "audit-log-path": { type: "string" },
     },
   });
   const storage = values.storage;
@@ -53,6 +55,7 @@ async function runServe(args: string[]): Promise<void> {
     ...(values["cert-dir"] === undefined ? {} : { certDir: values["cert-dir"] }),
     plainHttp: values["plain-http"],
     storage,
+    ...(values["audit-log-path"] === undefined ? {} : { auditLogPath: values["audit-log-path"] }),
   });
   console.log(`kapi serving on ${server.url}`);
   console.log(`admin kubeconfig: ${kubeconfigPath}`);

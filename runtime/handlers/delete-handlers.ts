@@ -1,5 +1,6 @@
 // delete and deletecollection. DeleteOptions come from the query and, when there is one, the body (which
 // wins, as kube decodes it last).
+
 import { decodeBody } from "../codecs/decode-body.js";
 import { encodeObject, writeEncoded } from "../codecs/encode-response.js";
 import { badRequest } from "../errors/status-error.js";
@@ -10,6 +11,7 @@ import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
 import { queryBool } from "../server/request-info.js";
 import type { KubeObject } from "../strategies/strategy.js";
+import { admissionRequestOf } from "./admission-request.js";
 import { listKindOf, responseFormat, sendObject } from "./respond.js";
 import { parseDryRun } from "./write-options.js";
 
@@ -27,7 +29,10 @@ export function parseDeleteOptions(ctx: RequestContext): DeleteOptions {
   const query = ctx.url.searchParams;
   const body = bodyOptions(ctx);
   const fromBody = Array.isArray(body.dryRun) ? body.dryRun.map(String) : [];
-  const options: DeleteOptions = { dryRun: parseDryRun(query, "DeleteOptions", fromBody) };
+  const options: DeleteOptions = {
+    dryRun: parseDryRun(query, "DeleteOptions", fromBody),
+    request: admissionRequestOf(ctx),
+  };
   const grace =
     typeof body.gracePeriodSeconds === "number" ? body.gracePeriodSeconds : integerParam(query, "gracePeriodSeconds");
   if (grace !== undefined) options.gracePeriodSeconds = grace;

@@ -24,6 +24,7 @@ import { objectMeta } from "../resources/object-access.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
+import { admissionRequestOf } from "./admission-request.js";
 import { responseFormat, sendObject } from "./respond.js";
 import { applyScale, scaleOf, scaleRecord, writeScale } from "./scale-handlers.js";
 import { managerOrUserAgent, parseWriteQuery, type WriteQuery } from "./write-options.js";
@@ -155,7 +156,7 @@ export async function patchResource(ctx: RequestContext, target: Target): Promis
     manager: managerOrUserAgent(query.fieldManager, ctx.req.headers["user-agent"]),
     ...(record === undefined ? {} : { subresource: "scale" }),
   };
-  const options: WriteOptions = { dryRun: query.dryRun, owner };
+  const options: WriteOptions = { dryRun: query.dryRun, owner, request: admissionRequestOf(ctx) };
   const kind = record?.kind ?? target.kind;
   let patch: DecodedPatch | undefined;
   for (;;) {
@@ -240,7 +241,7 @@ async function applyResource(ctx: RequestContext, target: Target, query: WriteQu
     return;
   }
   const { config, warnings } = readIntent(ctx, target.kind, query);
-  const options: WriteOptions = { dryRun: query.dryRun, applied: true };
+  const options: WriteOptions = { dryRun: query.dryRun, applied: true, request: admissionRequestOf(ctx) };
   for (;;) {
     const result = await applyOnce(ctx, target, config, owner, options);
     if (result !== undefined) {

@@ -76,7 +76,7 @@ export function sendObject(
   object: KubeObject,
   options: { warnings?: readonly string[]; item?: ReadItem } = {},
 ): void {
-  const headers = headersFor(options.warnings);
+  const headers = headersFor([...(ctx.warnings ?? []), ...(options.warnings ?? [])]);
   if (format.kind === "json" && !format.pretty && options.item !== undefined) {
     const body = Buffer.concat([jsonAt(options.item.cached, kind), newline]);
     writeEncoded(ctx.req, ctx.res, code, { contentType: "application/json", body }, headers);

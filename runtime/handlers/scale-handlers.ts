@@ -1,5 +1,6 @@
 // The scale subresource: an autoscaling/v1 Scale read from and written to the paths the schema names in
 // the parent object (spec and status replicas, the label selector).
+
 import { applyConfiguration } from "../apply/field-manager.js";
 import { parentEntriesAfterScale, replicasPath, scaleEntriesOf } from "../apply/scale-entries.js";
 import * as fe from "../errors/field-error.js";
@@ -15,6 +16,7 @@ import { modifiedCause } from "../resources/update-object.js";
 import { type LabelSelectorObject, labelSelectorFromObject } from "../selection/label-selector-object.js";
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
+import { admissionRequestOf } from "./admission-request.js";
 import { readRequestObject } from "./request-body.js";
 import { responseFormat, sendObject } from "./respond.js";
 import { managerOrUserAgent, parseWriteQuery } from "./write-options.js";
@@ -195,6 +197,7 @@ export async function updateScale(ctx: RequestContext, target: Target): Promise<
   const written = await writeScale(ctx, target, record, scale, {
     dryRun: query.dryRun,
     owner: { manager: managerOrUserAgent(query.fieldManager, ctx.req.headers["user-agent"]), subresource: "scale" },
+    request: admissionRequestOf(ctx),
   });
   sendObject(ctx, format, 200, target.kind, written, { warnings });
 }

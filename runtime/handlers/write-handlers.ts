@@ -2,6 +2,7 @@
 import type { WriteOptions } from "../resources/create-object.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
+import { admissionRequestOf } from "./admission-request.js";
 import { readRequestObject } from "./request-body.js";
 import { responseFormat, sendObject } from "./respond.js";
 import { managerOrUserAgent, parseWriteQuery, type WriteQuery } from "./write-options.js";
@@ -10,6 +11,7 @@ function writeOptions(ctx: RequestContext, query: WriteQuery): WriteOptions {
   return {
     dryRun: query.dryRun,
     owner: { manager: managerOrUserAgent(query.fieldManager, ctx.req.headers["user-agent"]) },
+    request: admissionRequestOf(ctx),
   };
 }
 
@@ -17,6 +19,8 @@ export async function createResource(ctx: RequestContext, target: Target): Promi
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
   const { object, warnings } = readRequestObject(ctx, target.kind, query.fieldValidation);
+  const name = (object.metadata as { name?: unknown } | undefined)?.name;
+  if (typeof name === "string") ctx.objectName = name;
   const created = await ctx.server.resources.create(target, object, writeOptions(ctx, query));
   sendObject(ctx, format, 201, target.kind, created, {
     warnings: [...warnings, ...(target.kind.strategy?.warnings?.(created) ?? [])],

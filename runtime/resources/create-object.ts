@@ -2,7 +2,7 @@
 // server's metadata (uid, creation time, generation, a generated name), the kind's preparation,
 // validation, validating admission, then the store. With dry run everything but the store write runs.
 import { randomUUID } from "node:crypto";
-import { admitMutating, admitValidating } from "../admission/admission.js";
+import { type AdmissionRequestInfo, admitMutating, admitValidating } from "../admission/admission.js";
 import { alreadyExists } from "../errors/status-error.js";
 import { KeyExistsError } from "../storage/errors.js";
 import type { KubeObject } from "../strategies/strategy.js";
@@ -23,6 +23,8 @@ export interface WriteOptions {
   owner?: FieldOwner;
   /** The object is an apply's result: its managedFields are already computed. */
   applied?: boolean;
+  /** The API request the write serves, for admission. */
+  request?: AdmissionRequestInfo;
 }
 
 /** The manager kube-controller-manager's controllers write as, which kapi's in-server controllers are. */
@@ -74,6 +76,7 @@ export async function createObject(
     subresource: undefined,
     object: obj,
     dryRun,
+    ...(options.request === undefined ? {} : { request: options.request }),
   };
   await admitMutating(api.admission, attributes);
 

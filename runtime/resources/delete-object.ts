@@ -1,7 +1,7 @@
 // A delete: preconditions, then either removal at once or, while finalizers (or a grace period) hold it,
 // a deletionTimestamp with the finalizers the propagation policy asks for; the garbage collector and the
 // owners of other finalizers finish it later through updates.
-import { admitValidating } from "../admission/admission.js";
+import { type AdmissionRequestInfo, admitValidating } from "../admission/admission.js";
 import * as fe from "../errors/field-error.js";
 import { conflict, invalid, notFound } from "../errors/status-error.js";
 import { ConflictError, NotFoundError } from "../storage/errors.js";
@@ -22,6 +22,8 @@ export interface DeleteOptions {
   propagationPolicy?: string;
   orphanDependents?: boolean;
   dryRun?: boolean;
+  /** The API request the delete serves, for admission. */
+  request?: AdmissionRequestInfo;
 }
 
 export interface DeleteResult {
@@ -113,6 +115,7 @@ export async function deleteObject(
       subresource: undefined,
       oldObject: view,
       dryRun,
+      ...(options.request === undefined ? {} : { request: options.request }),
     });
     const meta = objectMeta(current);
     const orphanByDefault =

@@ -129,6 +129,7 @@ export async function updateObject(
       object: obj,
       oldObject: old,
       dryRun,
+      ...(options.request === undefined ? {} : { request: options.request }),
     };
     await admitMutating(api.admission, attributes);
     prepareUpdate(target, obj, old);

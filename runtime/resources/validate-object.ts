@@ -1,6 +1,8 @@
 // The validate step of every write: the schema's structural rules, the metadata rules every kind shares,
-// and the kind's hand-written rules; all errors together in one 422.
+// the kind's hand-written rules, then its CEL rules (x-kubernetes-validations); all errors together in
+// one 422.
 import { validation, validationKey } from "../../generated/validation.js";
+import { validateSchemaRules } from "../cel/kubernetes/schema-rules.js";
 import type { FieldError } from "../errors/field-error.js";
 import { invalid } from "../errors/status-error.js";
 import type { ServedKind } from "../registry/lookup.js";
@@ -20,8 +22,10 @@ export function validateObject(kind: ServedKind, obj: KubeObject, old?: KubeObje
   const options = { namespaced: kind.resource.scope === "Namespaced", nameFormat: kind.resource.nameFormat };
   errs.push(...validateObjectMeta(meta, options));
   if (old !== undefined) errs.push(...validateObjectMetaUpdate(meta, objectMeta(old)));
-  errs.push(...(validation[validationKey(kind.group, kind.version, kind.kind)]?.validate(obj) ?? []));
+  const schema = validation[validationKey(kind.group, kind.version, kind.kind)];
+  errs.push(...(schema?.validate(obj) ?? []));
   errs.push(...(kind.strategy?.validate?.(obj, old, subresource) ?? []));
+  if (schema?.celSchema !== undefined) errs.push(...validateSchemaRules(schema.celSchema, obj, old, errs));
   if (errs.length > 0) {
     const name = typeof meta.name === "string" ? meta.name : "";
     throw invalid(groupKind(kind), name, errs);

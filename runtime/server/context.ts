@@ -4,15 +4,20 @@ import type { ErrorLog } from "../http/write-error.js";
 import type { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import type { RouteMatch } from "../routing/match-route.js";
+import type { AuditSink } from "./audit-event.js";
 import type { HealthChecks } from "./endpoints/health.js";
 import type { RequestInfo } from "./request-info.js";
 
 export interface UserInfo {
   name: string;
   groups: string[];
+  uid?: string;
+  extra?: Record<string, string[]>;
 }
 
 export interface ServerState {
+  /** Where audit events go; no events are recorded without one. */
+  audit?: AuditSink;
   /** The bearer token written into the admin kubeconfig. */
   adminToken: string;
   /** `host:port` the server listens on, as /api reports it in serverAddressByClientCIDRs. */
@@ -38,6 +43,12 @@ export interface RequestContext {
   user?: UserInfo;
   /** The request body, read (and bounded) by the limits stage. */
   body?: Buffer;
+  /** Warnings for the response's Warning headers (admission policies add them), sent with success or error. */
+  warnings?: string[];
+  /** The name of the object a create carries, which its path does not (for the audit event's objectRef). */
+  objectName?: string;
+  /** Annotations for the request's audit event (admission policies add them). */
+  auditAnnotations?: Record<string, string>;
 }
 
 /** One named step of the pipeline; it calls `next` to hand the request inward, or answers (or throws) itself. */

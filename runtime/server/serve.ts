@@ -1,11 +1,12 @@
 // `kapi serve`: a long-running server whose CA and serving certificate live in the cert directory (made on first
 // start, reused after) and whose admin kubeconfig is written into the data directory at every start.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/store.js";
+import type { AuditSink } from "./audit-event.js";
 import { type RunningServer, startServer } from "./start-server.js";
 
 export interface ServeOptions {
@@ -17,6 +18,8 @@ export interface ServeOptions {
   plainHttp: boolean;
   /** sqlite (default): `<dataDir>/kapi.db`, kept across restarts; memory: gone when the server stops. */
   storage?: "sqlite" | "memory";
+  /** Append audit events as JSON lines to this file. */
+  auditLogPath?: string;
 }
 
 export interface Serving {
@@ -44,6 +47,12 @@ function loadOrCreateCertificates(dir: string, bindAddress: string): ServingCert
   return created;
 }
 
+/** Audit events as JSON lines appended to a file, as kube-apiserver's --audit-log-path writes them. */
+function auditLog(path: string): AuditSink {
+  const out = createWriteStream(path, { flags: "a" });
+  return (event) => out.write(`${JSON.stringify(event)}\n`);
+}
+
 function openStore(kind: "sqlite" | "memory", dataDir: string): Store {
   return kind === "memory" ? new MemoryStore() : SqliteStore.open(join(dataDir, "kapi.db"));
 }
@@ -53,6 +62,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const server = await startServer({
     store: openStore(options.storage ?? "sqlite", dataDir),
+    ...(options.auditLogPath === undefined ? {} : { audit: auditLog(resolve(options.auditLogPath)) }),
     host: options.bindAddress,
     port: options.securePort,
     ...(options.plainHttp

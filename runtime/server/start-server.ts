@@ -1,10 +1,14 @@
 // Starts one isolated kapi server: HTTPS (or plain HTTP) on 127.0.0.1 and a free port unless told otherwise,
 // with a fresh admin token and, unless given, a fresh self-signed CA and serving certificate.
+
 import { randomBytes } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { namespaceLifecycle } from "../admission/namespace-lifecycle.js";
+import { admissionPolicyEnvironment, mastersAuthorizer } from "../admission/policy/policy-environment.js";
+import { validatingAdmissionPolicy } from "../admission/policy/validating-admission-policy.js";
+import { warningHeader } from "../codecs/field-validation.js";
 import { type ControllerSwitches, startControllers } from "../controllers/start-controllers.js";
 import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
 import { renderKubeconfig } from "../http/kubeconfig.js";
@@ -13,6 +17,7 @@ import { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import { ResourceApi } from "../resources/resource-api.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import type { Store } from "../storage/store.js";
+import type { AuditSink } from "./audit-event.js";
 import type { RequestContext, ServerState } from "./context.js";
 import { type HealthCheck, ping, shutdownCheck } from "./endpoints/health.js";
 import { pipeline, runStages } from "./pipeline.js";
@@ -39,6 +44,8 @@ export interface StartServerOptions {
    * system namespaces kube-apiserver itself creates, an object switches them one by one.
    */
   controllers?: boolean | ControllerSwitches;
+  /** Receives one audit.k8s.io/v1 Event per request (Metadata level); no auditing without it. */
+  audit?: AuditSink;
 }
 
 export interface RunningServer {
@@ -86,6 +93,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(options.watchHistoryWindowMs === undefined ? {} : { historyWindowMs: options.watchHistoryWindowMs }),
   });
   resources.addAdmission(namespaceLifecycle(resources));
+  resources.addAdmission(
+    validatingAdmissionPolicy(resources, { environment: admissionPolicyEnvironment, authorizer: mastersAuthorizer }),
+  );
   const state: ServerState = {
     adminToken,
     address: "",
@@ -93,11 +103,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     log,
     openapi: new OpenApiDocuments(),
     resources,
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const ctx: RequestContext = { req, res, url: new URL(req.url ?? "/", "http://kapi"), server: state };
-    runStages(pipeline, ctx).catch((error: unknown) => writeError(res, error, log));
+    runStages(pipeline, ctx).catch((error: unknown) => {
+      if (ctx.warnings !== undefined && !res.headersSent) res.setHeader("Warning", ctx.warnings.map(warningHeader));
+      writeError(res, error, log);
+    });
   };
 
   const certificates = options.insecure

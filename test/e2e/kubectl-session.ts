@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type RunningServer, startServer } from "../../runtime/index.js";
+import { type RunningServer, type StartServerOptions, startServer } from "../../runtime/index.js";
 
 export const kubectlPath = "/usr/bin/kubectl";
 export const haveKubectl = existsSync(kubectlPath);
@@ -28,8 +28,8 @@ export interface KubectlSession {
   close(): Promise<void>;
 }
 
-export async function startKubectlSession(): Promise<KubectlSession> {
-  const server = await startServer();
+export async function startKubectlSession(options: StartServerOptions = {}): Promise<KubectlSession> {
+  const server = await startServer(options);
   const dir = mkdtempSync(join(tmpdir(), "kapi-e2e-"));
   const kubeconfig = join(dir, "admin.kubeconfig");
   writeFileSync(kubeconfig, server.kubeconfig);

@@ -27,7 +27,7 @@ export interface MatchCondition {
 
 export interface MatchResources {
   excludeResourceRules?: NamedRuleWithOperations[];
-  matchPolicy?: string;
+  matchPolicy?: "Equivalent" | "Exact";
   namespaceSelector?: metaV1.LabelSelector;
   objectSelector?: metaV1.LabelSelector;
   resourceRules?: NamedRuleWithOperations[];
@@ -129,7 +129,7 @@ export interface ParamKind {
 export interface ParamRef {
   name?: string;
   namespace?: string;
-  parameterNotFoundAction?: string;
+  parameterNotFoundAction?: "Allow" | "Deny";
   selector?: metaV1.LabelSelector;
 }
 
@@ -197,7 +197,7 @@ export interface ValidatingAdmissionPolicyList {
 
 export interface ValidatingAdmissionPolicySpec {
   auditAnnotations?: AuditAnnotation[];
-  failurePolicy?: string;
+  failurePolicy?: "Fail" | "Ignore";
   matchConditions?: MatchCondition[];
   matchConstraints?: MatchResources;
   paramKind?: ParamKind;

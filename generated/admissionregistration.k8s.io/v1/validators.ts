@@ -44,7 +44,7 @@ export function validateMatchResources(value: unknown, path: string, errs: Field
   const obj = c.object(value, path, errs);
   if (obj === undefined) return;
   c.list(obj.excludeResourceRules, child(path, "excludeResourceRules"), errs, validateNamedRuleWithOperations);
-  c.string(obj.matchPolicy, child(path, "matchPolicy"), errs);
+  c.string(obj.matchPolicy, child(path, "matchPolicy"), errs, { enum: ["Equivalent", "Exact"] });
   metaV1.validateLabelSelector(obj.namespaceSelector, child(path, "namespaceSelector"), errs);
   metaV1.validateLabelSelector(obj.objectSelector, child(path, "objectSelector"), errs);
   c.list(obj.resourceRules, child(path, "resourceRules"), errs, validateNamedRuleWithOperations);
@@ -177,7 +177,7 @@ export function validateParamRef(value: unknown, path: string, errs: FieldError[
   if (obj === undefined) return;
   c.string(obj.name, child(path, "name"), errs);
   c.string(obj.namespace, child(path, "namespace"), errs);
-  c.string(obj.parameterNotFoundAction, child(path, "parameterNotFoundAction"), errs);
+  c.string(obj.parameterNotFoundAction, child(path, "parameterNotFoundAction"), errs, { enum: ["Allow", "Deny"] });
   metaV1.validateLabelSelector(obj.selector, child(path, "selector"), errs);
 }
 
@@ -270,7 +270,7 @@ export function validateValidatingAdmissionPolicySpec(value: unknown, path: stri
   const obj = c.object(value, path, errs);
   if (obj === undefined) return;
   c.list(obj.auditAnnotations, child(path, "auditAnnotations"), errs, validateAuditAnnotation);
-  c.string(obj.failurePolicy, child(path, "failurePolicy"), errs);
+  c.string(obj.failurePolicy, child(path, "failurePolicy"), errs, { enum: ["Fail", "Ignore"] });
   c.list(obj.matchConditions, child(path, "matchConditions"), errs, validateMatchCondition, { listType: "map", mapKeys: ["name"], keyDefaults: { name: "" } });
   validateMatchResources(obj.matchConstraints, child(path, "matchConstraints"), errs);
   validateParamKind(obj.paramKind, child(path, "paramKind"), errs);

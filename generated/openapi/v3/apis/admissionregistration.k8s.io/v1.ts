@@ -80,13 +80,28 @@ const document: Record<string, unknown> = {
             "x-kubernetes-list-type": "atomic"
           },
           "matchPolicy": {
+            "default": "Equivalent",
+            "enum": [
+              "Equivalent",
+              "Exact"
+            ],
             "type": "string"
           },
           "namespaceSelector": {
-            "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+              }
+            ],
+            "default": {}
           },
           "objectSelector": {
-            "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+              }
+            ],
+            "default": {}
           },
           "resourceRules": {
             "items": {
@@ -494,6 +509,7 @@ const document: Record<string, unknown> = {
             "x-kubernetes-list-type": "atomic"
           },
           "scope": {
+            "default": "*",
             "type": "string"
           }
         },
@@ -521,6 +537,11 @@ const document: Record<string, unknown> = {
             "type": "string"
           },
           "parameterNotFoundAction": {
+            "default": "Deny",
+            "enum": [
+              "Allow",
+              "Deny"
+            ],
             "type": "string"
           },
           "selector": {
@@ -786,6 +807,11 @@ const document: Record<string, unknown> = {
             "x-kubernetes-list-type": "atomic"
           },
           "failurePolicy": {
+            "default": "Fail",
+            "enum": [
+              "Fail",
+              "Ignore"
+            ],
             "type": "string"
           },
           "matchConditions": {

@@ -1,0 +1,75 @@
+// audit.k8s.io/v1 Events as kube-apiserver writes them at the Metadata level: who did what to which
+// object, the response code, and the annotations admission added (for example the
+// `validation.policy.admission.k8s.io/validation_failure` of an admission policy's Audit action).
+import { randomUUID } from "node:crypto";
+import type { RequestContext } from "./context.js";
+
+export interface AuditEvent {
+  kind: "Event";
+  apiVersion: "audit.k8s.io/v1";
+  level: "Metadata";
+  auditID: string;
+  stage: "ResponseComplete";
+  requestURI: string;
+  verb: string;
+  user: { username: string; groups: string[] };
+  sourceIPs: string[];
+  userAgent?: string;
+  objectRef?: {
+    resource: string;
+    namespace?: string;
+    name?: string;
+    apiGroup?: string;
+    apiVersion: string;
+    subresource?: string;
+  };
+  responseStatus: { metadata: Record<string, never>; code: number };
+  requestReceivedTimestamp: string;
+  stageTimestamp: string;
+  annotations?: Record<string, string>;
+}
+
+/** Where a server's audit events go (a log file, a test's array). */
+export type AuditSink = (event: AuditEvent) => void;
+
+/** RFC 3339 with microseconds, as audit timestamps are written. */
+function microTime(date: Date): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}
+
+export function auditEventOf(ctx: RequestContext, auditID: string, received: Date, code: number): AuditEvent {
+  const info = ctx.info;
+  const event: AuditEvent = {
+    kind: "Event",
+    apiVersion: "audit.k8s.io/v1",
+    level: "Metadata",
+    auditID,
+    stage: "ResponseComplete",
+    requestURI: ctx.req.url ?? "/",
+    verb: info?.verb ?? (ctx.req.method ?? "get").toLowerCase(),
+    user: { username: ctx.user?.name ?? "system:anonymous", groups: ctx.user?.groups ?? [] },
+    sourceIPs: [ctx.req.socket?.remoteAddress ?? ""].filter((ip) => ip !== ""),
+    responseStatus: { metadata: {}, code },
+    requestReceivedTimestamp: microTime(received),
+    stageTimestamp: microTime(new Date()),
+  };
+  const agent = ctx.req.headers["user-agent"];
+  if (agent !== undefined) event.userAgent = agent;
+  if (info?.isResourceRequest) {
+    const name = info.name === "" ? (ctx.objectName ?? "") : info.name;
+    event.objectRef = {
+      resource: info.resource,
+      ...(info.namespace === "" ? {} : { namespace: info.namespace }),
+      ...(name === "" ? {} : { name }),
+      ...(info.group === "" ? {} : { apiGroup: info.group }),
+      apiVersion: info.version,
+      ...(info.subresource === "" ? {} : { subresource: info.subresource }),
+    };
+  }
+  if (ctx.auditAnnotations !== undefined) event.annotations = { ...ctx.auditAnnotations };
+  return event;
+}
+
+export function newAuditID(): string {
+  return randomUUID();
+}
