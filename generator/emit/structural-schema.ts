@@ -2,9 +2,13 @@
 // (runtime/cel/kubernetes/structural-schema.ts): `$ref`s inlined with their siblings, unions of
 // scalars (IntOrString, Quantity) as x-kubernetes-int-or-string, and only the keywords that type
 // values or bound their size kept. Each rule remembers where it is written, for error messages.
-import type { StructuralSchema, ValidationRule } from "../../runtime/cel/kubernetes/structural-schema.js";
+import {
+  hasValidationRules,
+  type StructuralSchema,
+  type ValidationRule,
+} from "../../runtime/cel/kubernetes/structural-schema.js";
 import type { SchemaNode } from "../schema/model.js";
-import type { SchemaSet } from "../schema/schema-set.js";
+import type { KindInfo, SchemaSet } from "../schema/schema-set.js";
 
 /** Where one rule is written: the schema file and the location of its x-kubernetes-validations entry. */
 export interface RuleOrigin {
@@ -43,6 +47,13 @@ export class StructuralSchemas {
   private readonly inProgress = new Set<string>();
 
   constructor(private readonly set: SchemaSet) {}
+
+  /** The structural schema of a kind whose schema tree carries CEL rules; undefined for other kinds. */
+  withRules(kind: KindInfo): StructuralSchema | undefined {
+    if (this.set.tryDefinition({ fileId: kind.file.id, name: kind.entry.kind }) === undefined) return undefined;
+    const schema = this.definition(kind.file.id, kind.entry.kind);
+    return hasValidationRules(schema) ? schema : undefined;
+  }
 
   /** The structural schema of definition `name` of file `fileId`. */
   definition(fileId: string, name: string): StructuralSchema {

@@ -6,10 +6,9 @@
 // gets the structural schema the runtime compiles them from. Rules are compiled here too, so a rule that
 // does not compile (or costs too much) stops the generator.
 import { posix } from "node:path";
-import { compileRules } from "../../runtime/cel/kubernetes/rule-checks.js";
-import { hasValidationRules, type StructuralSchema } from "../../runtime/cel/kubernetes/structural-schema.js";
 import type { SchemaNode } from "../schema/model.js";
 import type { KindInfo, SchemaSet } from "../schema/schema-set.js";
+import { celRuleProblems } from "../validate/cel-rules.js";
 import { type EmitResult, type Emitter, type GeneratedFile, generatedHeader } from "./emitter.js";
 import { StructuralSchemas } from "./structural-schema.js";
 import { tsLiteral as tableLiteral } from "./ts-literal.js";
@@ -242,42 +241,9 @@ function validatedKinds(set: SchemaSet): KindInfo[] {
     });
 }
 
-/** The structural schema of each kind whose schema carries CEL rules, by validation key. */
-function kindsWithRules(set: SchemaSet, schemas: StructuralSchemas): Map<string, StructuralSchema> {
-  const out = new Map<string, StructuralSchema>();
-  for (const k of validatedKinds(set)) {
-    const schema = schemas.definition(k.file.id, k.entry.kind);
-    if (hasValidationRules(schema)) out.set(validationKey(k.gvk.group, k.gvk.version, k.gvk.kind), schema);
-  }
-  return out;
-}
-
-/**
- * Problems with the CEL rules of every kind, as `schemas/<file>.yaml: <location>: <message>`: rules that
- * do not compile, are malformed or are estimated too expensive, as kube-apiserver refuses them in a
- * CustomResourceDefinition.
- */
-export function celRuleProblems(set: SchemaSet): string[] {
-  const schemas = new StructuralSchemas(set);
-  const problems = new Set<string>();
-  for (const [key, schema] of kindsWithRules(set, schemas)) {
-    for (const { error, schema: node } of compileRules(schema)) {
-      // Rule problems end in `x-kubernetes-validations[<i>].<field>`; the rule's origin says where it is written.
-      const [, ruleIndex, rest] = /x-kubernetes-validations\[(\d+)\](.*)$/.exec(error.field) ?? [];
-      const origin = ruleIndex === undefined ? undefined : schemas.origins.get(node)?.[Number(ruleIndex)];
-      const where =
-        origin !== undefined
-          ? `${origin.file}: ${origin.location}${rest ?? ""}`
-          : `kind ${key}: ${error.field === "" ? "schema" : error.field}`;
-      problems.add(`${where}: ${error.detail ?? error.type}`);
-    }
-  }
-  return [...problems];
-}
-
 function emitTable(set: SchemaSet): GeneratedFile {
   const kinds = validatedKinds(set);
-  const withRules = kindsWithRules(set, new StructuralSchemas(set));
+  const schemas = new StructuralSchemas(set);
   const fileIds = [...new Set(kinds.map((k) => k.file.id))].sort();
   const sources = [...new Set(kinds.map((k) => k.file.path))].sort();
   const imports = [
@@ -291,10 +257,10 @@ function emitTable(set: SchemaSet): GeneratedFile {
   ];
   const rows = kinds.map((k) => {
     const alias = moduleAlias(k.file.id);
-    const key = validationKey(k.gvk.group, k.gvk.version, k.gvk.kind);
-    const celSchema = withRules.get(key);
+    const key = JSON.stringify(validationKey(k.gvk.group, k.gvk.version, k.gvk.kind));
+    const celSchema = schemas.withRules(k);
     return [
-      `  ${JSON.stringify(key)}: {`,
+      `  ${key}: {`,
       `    validate: (obj) => run(${alias}.validate${k.entry.kind}, obj),`,
       `    default: ${alias}Defaulters.default${k.entry.kind},`,
       ...(celSchema !== undefined ? [`    celSchema: ${tableLiteral(celSchema, "    ")},`] : []),

@@ -1,7 +1,9 @@
 // kapi's own rules for schema files, checked before anything is emitted. Each problem is reported as
 // `schemas/<file>.yaml: <location>: <message>`.
+
 import type { SchemaNode } from "../schema/model.js";
 import { groupDir, type LoadedFile, type SchemaSet } from "../schema/schema-set.js";
+import { celRuleProblems } from "./cel-rules.js";
 import { validateOpenApi } from "./validate-openapi.js";
 
 const versionPattern = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
@@ -43,6 +45,8 @@ export async function validateSchemaSet(set: SchemaSet): Promise<string[]> {
   }
   validateStorageVersions(set, problems);
   if (problems.list.length > 0) return problems.list;
+  const rules = celRuleProblems(set);
+  if (rules.length > 0) return rules;
   return validateOpenApi(set);
 }
 

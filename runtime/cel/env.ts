@@ -22,6 +22,8 @@ export interface EnvOptions {
 export interface ProgramOptions {
   /** Stop evaluation with an error once the run-time cost exceeds this. */
   readonly costLimit?: number;
+  /** `has()` on a value without fields is an error, as in cel-go's conformance setup; Kubernetes answers false. */
+  readonly errorOnBadPresenceTest?: boolean;
 }
 
 /** Variables for one evaluation: a name → value lookup; absent names are errors. */

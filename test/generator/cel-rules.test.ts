@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { StructuralSchemas } from "../../generator/emit/structural-schema.js";
-import { celRuleProblems, validatorsEmitter } from "../../generator/emit/validators.js";
+import { validatorsEmitter } from "../../generator/emit/validators.js";
 import type { SchemaFile } from "../../generator/schema/model.js";
 import { schemaSetOf } from "../../generator/schema/schema-set.js";
+import { celRuleProblems } from "../../generator/validate/cel-rules.js";
 
 function gadgets(rules: { rule: string; message?: string }[]): SchemaFile {
   return {

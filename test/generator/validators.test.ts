@@ -84,7 +84,7 @@ export function validateWidgetSpec(value: unknown, path: string, errs: FieldErro
     expect(table).toContain(`  "example.com/v1/Widget": {
     validate: (obj) => run(exampleComV1.validateWidget, obj),
     default: exampleComV1Defaulters.defaultWidget,
-  },`);
+    celSchema: {`);
   });
 
   it("imports other files' validators by module alias", () => {

@@ -33,7 +33,7 @@ import {
 } from "../common/types.js";
 import { typeOfValue } from "../common/values.js";
 import { formatCallSignature, formatCheckedType } from "./format-type.js";
-import { candidateNames, qualifiedName } from "./names.js";
+import { candidateNames, firstSegment, qualifiedName } from "./names.js";
 import { STANDARD_TYPE_IDENTIFIERS, WELL_KNOWN_MESSAGE_FIELDS, wellKnownMessageName } from "./type-names.js";
 import {
   isAssignable,
@@ -69,6 +69,8 @@ export function check(ast: ParsedAst, env: CheckerEnv): CheckedAst | CelIssues {
 interface ResolvedIdent {
   readonly name: string;
   readonly type: CelType;
+  /** A comprehension variable: it gets no reference, as the planner reads a reference naming a declared variable as that global. */
+  readonly local: boolean;
 }
 
 const LOGICAL_OPERATORS = new Set(["_&&_", "_||_"]);
@@ -119,14 +121,14 @@ class Checker {
   }
 
   private checkIdent(e: IdentExpr): Expr {
-    const ident = this.lookupIdent(e.name);
+    const ident = this.resolveIdent(e.name);
     if (ident === undefined) {
       this.setType(e.id, ErrorType);
       this.undeclaredReference(e.id, e.name);
       return e;
     }
     this.setType(e.id, ident.type);
-    this.references.set(e.id, { name: ident.name });
+    if (!ident.local) this.references.set(e.id, { name: ident.name });
     return ident.name === e.name ? e : { kind: "ident", id: e.id, name: ident.name };
   }
 
@@ -134,7 +136,7 @@ class Checker {
     // A select chain may name a qualified variable or type (`a.b.c`) rather than select fields.
     const qualified = qualifiedName(e);
     if (qualified !== undefined) {
-      const ident = this.lookupIdent(qualified);
+      const ident = this.resolveQualifiedIdent(qualified);
       if (ident !== undefined) {
         this.setType(e.id, ident.type);
         this.references.set(e.id, { name: ident.name });
@@ -360,7 +362,7 @@ class Checker {
   }
 
   private checkStruct(e: StructExpr): Expr {
-    const ident = this.lookupIdent(e.messageName);
+    const ident = this.lookupGlobal(e.messageName);
     if (ident === undefined) {
       this.undeclaredReference(e.id, e.messageName);
       this.setType(e.id, ErrorType);
@@ -463,19 +465,37 @@ class Checker {
     }
   }
 
-  /** Comprehension variables, then declared variables, then type names, for each candidate of the container in turn. */
-  private lookupIdent(name: string): ResolvedIdent | undefined {
+  /**
+   * A simple name: a comprehension variable in scope shadows every container candidate and global of that
+   * name (as cel-go's resolveSimpleIdent and the cel-spec scoping rules have it); `.y` names the root only.
+   */
+  private resolveIdent(name: string): ResolvedIdent | undefined {
+    return this.lookupLocal(name) ?? this.lookupGlobal(name);
+  }
+
+  /** A dotted name whose first segment is a comprehension variable selects fields of it instead. */
+  private resolveQualifiedIdent(name: string): ResolvedIdent | undefined {
+    return this.lookupLocal(firstSegment(name)) === undefined ? this.lookupGlobal(name) : undefined;
+  }
+
+  /** The innermost comprehension variable of that name; a leading-dot name never matches one. */
+  private lookupLocal(name: string): ResolvedIdent | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const type = this.scopes[i]?.get(name);
+      if (type !== undefined) return { name, type, local: true };
+    }
+    return undefined;
+  }
+
+  /** Declared variables, then type names, for each candidate of the container in turn. */
+  private lookupGlobal(name: string): ResolvedIdent | undefined {
     for (const candidate of candidateNames(this.env.container, name)) {
-      for (let i = this.scopes.length - 1; i >= 0; i--) {
-        const type = this.scopes[i]?.get(candidate);
-        if (type !== undefined) return { name: candidate, type };
-      }
       const variable = this.env.variables.get(candidate);
-      if (variable !== undefined) return { name: candidate, type: variable };
+      if (variable !== undefined) return { name: candidate, type: variable, local: false };
       const standardType = STANDARD_TYPE_IDENTIFIERS.get(candidate);
-      if (standardType !== undefined) return { name: candidate, type: standardType };
+      if (standardType !== undefined) return { name: candidate, type: standardType, local: false };
       const named = this.env.types.get(candidate);
-      if (named !== undefined) return { name: candidate, type: { kind: "type", type: named } };
+      if (named !== undefined) return { name: candidate, type: { kind: "type", type: named }, local: false };
     }
     return undefined;
   }

@@ -9,20 +9,28 @@
 //
 // Costs and sizes are uint64 in cel-go and saturate at 2^64; here they are doubles that saturate at
 // 2^64 too, exact up to 2^53, which is far above every limit they are compared with.
-import type { CheckedAst, ComprehensionExpr, ConstantValue, Expr } from "../common/ast.js";
+import type {
+  CallExpr,
+  CheckedAst,
+  ComprehensionExpr,
+  ConstantValue,
+  Expr,
+  ListExpr,
+  MapExpr,
+  SelectExpr,
+} from "../common/ast.js";
 import type { CostEstimate, FunctionDecl, OverloadDecl, SizeEstimate } from "../common/decls.js";
 import { type CelType, DynType } from "../common/types.js";
-import type { CallEstimateContext, ContextualCost } from "../library/kubernetes/call-cost.js";
-import { multiplyEstimates } from "../library/kubernetes/call-cost.js";
-import { addCosts, MAX_COST, multiplyByCostFactor } from "../library/kubernetes/cost.js";
+import { type CallEstimateContext, type ContextualCost, multiplyEstimates } from "../library/kubernetes/call-cost.js";
+import { addCosts, MAX_COST } from "../library/kubernetes/cost.js";
 import { codePointLength } from "../library/standard/text.js";
 
 /** cel-go's common/cost.go constants. */
-export const CONST_COST = 0;
-export const SELECT_AND_IDENT_COST = 1;
-export const LIST_CREATE_BASE_COST = 10;
-export const MAP_CREATE_BASE_COST = 30;
-export const STRUCT_CREATE_BASE_COST = 40;
+const CONST_COST = 0;
+const SELECT_AND_IDENT_COST = 1;
+const LIST_CREATE_BASE_COST = 10;
+const MAP_CREATE_BASE_COST = 30;
+const STRUCT_CREATE_BASE_COST = 40;
 
 /** The accumulator names of macro comprehensions: a path through them names no declared data. */
 const ACCUMULATOR_NAMES = new Set(["@result", "__result__"]);
@@ -40,7 +48,7 @@ export interface CostNode {
 /** The cost of one call, without its arguments' costs, and the size of its result when that is known. */
 export interface CallEstimate {
   readonly cost: CostEstimate;
-  readonly resultSize?: SizeEstimate;
+  readonly resultSize?: SizeEstimate | undefined;
 }
 
 /** What the caller knows beyond the expression: sizes of its inputs and, optionally, costs of calls. */
@@ -156,7 +164,7 @@ class Coster {
     }
   }
 
-  private costSelect(e: Extract<Expr, { kind: "select" }>): CostEstimate {
+  private costSelect(e: SelectExpr): CostEstimate {
     // A presence test charges the test in place of the selection.
     if (e.testOnly) return addCosts(this.presenceTestCost, this.cost(e.operand));
     let sum = this.cost(e.operand);
@@ -167,7 +175,7 @@ class Coster {
     return sum;
   }
 
-  private costCall(e: Extract<Expr, { kind: "call" }>): CostEstimate {
+  private costCall(e: CallExpr): CostEstimate {
     if (e.function === "dyn" && e.args.length === 1) {
       // dyn() only turns type checking off: the value keeps its size.
       const arg = e.args[0] as Expr;
@@ -183,12 +191,9 @@ class Coster {
     }
     const overloadIds = this.ast.references.get(e.id)?.overloadIds ?? [];
     if (overloadIds.length === 0) return ZERO;
-    let sum = ZERO;
-    const nodes = argNodes;
-    if (e.target !== undefined) {
-      sum = this.cost(e.target);
-      nodes.unshift(this.node(e.target));
-    }
+    const sum = e.target === undefined ? ZERO : this.cost(e.target);
+    // Receiver first, as the overloads' cost hooks take their arguments.
+    const nodes = e.target === undefined ? argNodes : [this.node(e.target), ...argNodes];
     // Cover every overload the argument types allow.
     let fnCost: CostEstimate = { min: MAX_COST, max: 0 };
     let resultSize: SizeEstimate | undefined;
@@ -211,7 +216,7 @@ class Coster {
 
   /** cel-go's functionCost: the caller's estimate, the overload's hook, the operators it prices itself, or 1. */
   private functionCost(
-    e: Extract<Expr, { kind: "call" }>,
+    e: CallExpr,
     overloadId: string,
     nodes: readonly CostNode[],
     argCosts: readonly CostEstimate[],
@@ -273,7 +278,7 @@ class Coster {
     };
   }
 
-  private costList(e: Extract<Expr, { kind: "list" }>): CostEstimate {
+  private costList(e: ListExpr): CostEstimate {
     let sum = fixed(LIST_CREATE_BASE_COST);
     let items: SizeEstimate = e.elements.length === 0 ? { min: 0, max: 0 } : { min: MAX_COST, max: 0 };
     for (const element of e.elements) {
@@ -284,7 +289,7 @@ class Coster {
     return sum;
   }
 
-  private costMap(e: Extract<Expr, { kind: "map" }>): CostEstimate {
+  private costMap(e: MapExpr): CostEstimate {
     let sum = fixed(MAP_CREATE_BASE_COST);
     const empty = e.entries.length === 0;
     let keys: SizeEstimate = empty ? { min: 0, max: 0 } : { min: MAX_COST, max: 0 };

@@ -15,6 +15,12 @@ export function candidateNames(container: string, name: string): string[] {
   return candidates;
 }
 
+/** `a` of `a.b.c` (`.a` of `.a.b`, which no comprehension variable can be named). */
+export function firstSegment(name: string): string {
+  const dot = name.indexOf(".", 1);
+  return dot < 0 ? name : name.slice(0, dot);
+}
+
 /** `a.b.c` for an identifier or a chain of field selections on one; undefined otherwise (and for `has()` tests). */
 export function qualifiedName(expr: Expr): string | undefined {
   if (expr.kind === "ident") return expr.name;

@@ -31,7 +31,8 @@ export function checkedAdorner(ast: CheckedAst, formatType: (type: CelType) => s
     let out = type === undefined ? "" : `~${formatType(type)}`;
     if (node.kind === "const" || node.kind === "map" || node.kind === "comprehension") return out;
     const ref = ast.references.get(node.id);
-    if (ref === undefined) return out;
+    // A typed identifier without a reference is a comprehension variable, which cel-go prints by name.
+    if (ref === undefined) return node.kind === "ident" && type !== undefined ? `${out}^${node.name}` : out;
     const overloads = ref.overloadIds ?? [];
     out += overloads.length === 0 ? `^${ref.name ?? ""}` : `^${[...overloads].sort().join("|")}`;
     return out;

@@ -24,17 +24,7 @@ import { PlannedProgram } from "./program.js";
 import { hasField, indexValue, optionalIndex, optionalSelect, selectField } from "./selection.js";
 import { Accumulator, Constant, Local, type NameReading, QualifiedName, Variable } from "./variables.js";
 
-/** Planner settings beyond the environment's program options. */
-export interface PlanOptions extends ProgramOptions {
-  /**
-   * cel-go's EnableErrorOnBadPresenceTest: `has()` and optional selection or indexing on a value without
-   * fields (an int, null) fail with `no such key` instead of reading as absent. The conformance suite
-   * enables it; Kubernetes does not.
-   */
-  readonly errorOnBadPresenceTest?: boolean;
-}
-
-export function plan(ast: CheckedAst | ParsedAst, env: CelEnv, options: PlanOptions): Program {
+export function plan(ast: CheckedAst | ParsedAst, env: CelEnv, options: ProgramOptions): Program {
   const planner = new Planner(env, "types" in ast ? ast : undefined, options.errorOnBadPresenceTest === true);
   const root = planner.plan(ast.expr, false);
   return new PlannedProgram(root, planner.slotCount, options.costLimit ?? Number.POSITIVE_INFINITY);
@@ -74,7 +64,7 @@ class Planner {
   constructor(
     private readonly env: CelEnv,
     checked: CheckedAst | undefined,
-    /** See PlanOptions.errorOnBadPresenceTest. */
+    /** See ProgramOptions.errorOnBadPresenceTest (env.ts). */
     private readonly strictPresence: boolean,
   ) {
     this.types = checked?.types;

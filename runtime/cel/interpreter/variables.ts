@@ -49,7 +49,7 @@ export class QualifiedName implements Evaluator {
     /** Readings from the most qualified name to the least. */
     readonly readings: readonly NameReading[],
     readonly cost: number,
-    /** See PlanOptions.errorOnBadPresenceTest. */
+    /** See ProgramOptions.errorOnBadPresenceTest (env.ts). */
     readonly strictPresence: boolean,
   ) {}
 

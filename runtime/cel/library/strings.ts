@@ -459,7 +459,11 @@ export function stringsLibraryAt(version: number): CelLibrary {
       formatFunction(formatGeneration(version)),
       declareFunction(
         "strings.quote",
-        globalOverload("strings_quote", [StringType], StringType, ([s]) => quote(str(s)), firstArgPassCost),
+        globalOverload("strings_quote", [StringType], StringType, ([s]) => quote(str(s)), {
+          ...firstArgPassCost,
+          // Every character may become an escape, plus the quotes.
+          resultSize: ([s]) => ({ min: sizeOf(s).min + 2, max: sizeOf(s).max * 2 + 2 }),
+        }),
       ),
     );
   }

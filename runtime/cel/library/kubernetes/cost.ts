@@ -58,10 +58,10 @@ export function traversalCost(value: CelValue, times = 1): number {
   return Math.ceil(actualSize(value) * times * STRING_TRAVERSAL_COST_FACTOR);
 }
 
-/**
- * The run-time cost of a global function that parses its string argument (`times` passes): Kubernetes
- * charges it at run time only; its static estimate stays cel-go's default.
- */
+/** A global function that parses its string argument (`times` passes): a string traversal, estimated and actual. */
 export function parsesStringArgument(times = 1): OverloadCost {
-  return { actual: (args) => traversalCost(args[0] as CelValue, times) };
+  return {
+    estimate: (args) => multiplyByCostFactor(sizeOf(args[0]), times * STRING_TRAVERSAL_COST_FACTOR),
+    actual: (args) => traversalCost(args[0] as CelValue, times),
+  };
 }

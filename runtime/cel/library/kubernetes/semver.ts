@@ -7,6 +7,7 @@ import { BoolType, IntType, opaqueType, StringType } from "../../common/types.js
 import { CelOpaque, type CelValue } from "../../common/values.js";
 import { declareFunction, globalOverload, memberOverload } from "../standard/declare.js";
 import { noSuchOverload } from "../standard/errors.js";
+import { parsesStringArgument } from "./cost.js";
 import { parsedValue } from "./parsed.js";
 import {
   compareVersions,
@@ -55,16 +56,30 @@ const S = SemverType;
 const functions: FunctionDecl[] = [
   declareFunction(
     "semver",
-    globalOverload("string_to_semver", [StringType], S, ([s]) => stringToSemver(s as CelValue)),
-    globalOverload("string_bool_to_semver", [StringType, BoolType], S, ([s, normalize]) =>
-      stringToSemver(s as CelValue, normalize as CelValue),
+    globalOverload("string_to_semver", [StringType], S, ([s]) => stringToSemver(s as CelValue), parsesStringArgument()),
+    globalOverload(
+      "string_bool_to_semver",
+      [StringType, BoolType],
+      S,
+      ([s, normalize]) => stringToSemver(s as CelValue, normalize as CelValue),
+      parsesStringArgument(),
     ),
   ),
   declareFunction(
     "isSemver",
-    globalOverload("is_semver_string", [StringType], BoolType, ([s]) => isSemver(s as CelValue)),
-    globalOverload("is_semver_string_bool", [StringType, BoolType], BoolType, ([s, normalize]) =>
-      isSemver(s as CelValue, normalize as CelValue),
+    globalOverload(
+      "is_semver_string",
+      [StringType],
+      BoolType,
+      ([s]) => isSemver(s as CelValue),
+      parsesStringArgument(),
+    ),
+    globalOverload(
+      "is_semver_string_bool",
+      [StringType, BoolType],
+      BoolType,
+      ([s, normalize]) => isSemver(s as CelValue, normalize as CelValue),
+      parsesStringArgument(),
     ),
   ),
   declareFunction(

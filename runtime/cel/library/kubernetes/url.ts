@@ -7,7 +7,7 @@ import { BoolType, listType, mapType, opaqueType, StringType } from "../../commo
 import { ArrayList, CelError, CelOpaque, type CelValue, HashMap } from "../../common/values.js";
 import { declareFunction, globalOverload, memberOverload } from "../standard/declare.js";
 import { noSuchOverload } from "../standard/errors.js";
-import { parsesStringArgument, traversalEstimate } from "./cost.js";
+import { parsesStringArgument, sizeOf, traversalEstimate } from "./cost.js";
 import {
   escapedPath,
   type GoURL,
@@ -73,6 +73,7 @@ const functions: FunctionDecl[] = [
     globalOverload("string_to_url", [StringType], URLType, ([s]) => stringToURL(s as CelValue), {
       ...parsesStringArgument(),
       estimate: ([s]) => traversalEstimate(s),
+      resultSize: ([s]) => sizeOf(s),
     }),
   ),
   urlGetter("getScheme", "url_get_scheme", (u) => u.scheme),

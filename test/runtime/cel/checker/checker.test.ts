@@ -16,6 +16,7 @@ import {
   StringType,
   TimestampType,
 } from "../../../../runtime/cel/common/types.js";
+import type { CelValue } from "../../../../runtime/cel/common/values.js";
 import { CelEnv } from "../../../../runtime/cel/env.js";
 import { bindingsLibrary } from "../../../../runtime/cel/library/bindings.js";
 import { comprehensionsLibrary } from "../../../../runtime/cel/library/comprehensions.js";
@@ -65,6 +66,30 @@ function debug(source: string, spec?: EnvSpec): string {
 
 function compact(text: string): string {
   return text.replace(/\s+/g, "");
+}
+
+/** An expression and all expressions within it, outermost first. */
+function subexpressions(e: Expr): Expr[] {
+  return [e, ...children(e).flatMap(subexpressions)];
+}
+
+function children(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case "select":
+      return [e.operand];
+    case "call":
+      return e.target === undefined ? e.args : [e.target, ...e.args];
+    case "list":
+      return e.elements;
+    case "map":
+      return e.entries.flatMap((entry) => [entry.key, entry.value]);
+    case "struct":
+      return e.fields.map((field) => field.value);
+    case "comprehension":
+      return [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result];
+    default:
+      return [];
+  }
 }
 
 // An object shaped like a Kubernetes kind's schema, as the schema conversion makes it.
@@ -287,6 +312,69 @@ describe("references and resolved names", () => {
     expect(typeOf("cel.bind(x, [1, 2], x.map(y, y * 2))")).toBe("list(int)");
   });
 
+  describe("comprehension variables shadow globals (cel-spec namespace_shadowing)", () => {
+    const container = "com.example";
+
+    /** The identifiers of a checked tree with the reference name each carries. */
+    function identReferences(ast: CheckedAst): string[] {
+      return subexpressions(ast.expr).flatMap((e) =>
+        e.kind === "ident" ? [`${e.name}^${ast.references.get(e.id)?.name ?? "local"}`] : [],
+      );
+    }
+
+    function evaluate(source: string, spec: EnvSpec, bindings: Record<string, CelValue>): CelValue {
+      const env = envOf(spec);
+      const ast = env.compile(source);
+      if (ast instanceof CelIssues) throw new Error(ast.toDisplayString());
+      return env.program(ast).eval((name) => bindings[name]).value;
+    }
+
+    it("resolves a simple name to the comprehension variable before any container candidate", () => {
+      const spec = { variables: { "com.example.y": StringType }, container };
+      const ast = compile("[0].exists(y, y == 0)", spec);
+      expect(identReferences(ast).filter((r) => r.startsWith("y^"))).toEqual(["y^local"]);
+      expect(evaluate("[0].exists(y, y == 0)", spec, { "com.example.y": "global" })).toBe(true);
+    });
+
+    it("resolves the first segment of a dotted name to the comprehension variable, selecting its fields", () => {
+      const spec = { variables: { "com.example.y.z": StringType }, container };
+      expect(typeOf("[{'z': 0}].map(y, y.z)", spec)).toBe("list(int)");
+      expect(typeOf("[{'z': 0}].map(y, y.z)", { variables: { "y.z": StringType } })).toBe("list(int)");
+      expect(evaluate("[{'z': 0}].exists(y, y.z == 0)", spec, { "com.example.y.z": "global" })).toBe(true);
+    });
+
+    it("resolves a leading-dot name in the root scope only, with the global's reference", () => {
+      const spec = { variables: { y: StringType, "y.z": StringType, "com.example.y.z": IntType }, container };
+      const ast = compile("[1].exists(y, .y == 'y' && .y.z == 'y.z' && y == 1)", spec);
+      expect(identReferences(ast).filter((r) => r.startsWith("y"))).toEqual(["y^y", "y.z^y.z", "y^local"]);
+      const bindings = { y: "y", "y.z": "y.z", "com.example.y.z": 42n };
+      expect(evaluate("[1].exists(y, .y == 'y' && .y.z == 'y.z' && y == 1)", spec, bindings)).toBe(true);
+      expect(errors("[1].exists(y, .y == 1)", { container })).toContain(
+        "undeclared reference to '.y' (in container 'com.example')",
+      );
+    });
+
+    it("resolves to the innermost comprehension variable", () => {
+      const spec = { variables: { y: StringType, "com.example.y": StringType }, container };
+      expect(typeOf("[1].map(y, ['a'].map(y, y))", spec)).toBe("list(list(string))");
+      expect(evaluate("[1].exists(y, [0].exists(y, y == 0))", spec, { y: "g", "com.example.y": "g" })).toBe(true);
+    });
+
+    it("lets cel.bind variables shadow globals and container-qualified names", () => {
+      expect(evaluate("cel.bind(x, 0, x == 0)", { variables: { x: IntType } }, { x: 1n })).toBe(true);
+      const qualified = { variables: { "com.example.x": IntType }, container };
+      expect(evaluate("cel.bind(x, 0, x == 0)", qualified, { "com.example.x": 1n })).toBe(true);
+      const selector = { variables: { "com.example.x.y": IntType }, container };
+      expect(evaluate("cel.bind(x, {'y': 0}, x.y == 0)", selector, { "com.example.x.y": 1n })).toBe(true);
+    });
+
+    it("keeps globals visible where no comprehension variable has their name", () => {
+      const spec = { variables: { "com.example.y": IntType }, container };
+      const ast = compile("[1].exists(x, x == y)", spec);
+      expect(identReferences(ast)).toContain("com.example.y^com.example.y");
+    });
+  });
+
   it("types type names as type values", () => {
     expect(debug("type(1) == int && type('') == string")).toContain("int~type(int)^int");
     expect(typeOf("list")).toBe("type(list(dyn))");
@@ -300,28 +388,9 @@ describe("references and resolved names", () => {
 
   it("records the type of every expression", () => {
     const ast = compile("self.spec.containers.filter(c, c.name in ['a', 'b']).size() > 0", objectSpec);
-    const missing: number[] = [];
-    const visit = (e: Expr): void => {
-      if (!ast.types.has(e.id)) missing.push(e.id);
-      switch (e.kind) {
-        case "select":
-          visit(e.operand);
-          break;
-        case "call":
-          if (e.target !== undefined) visit(e.target);
-          e.args.forEach(visit);
-          break;
-        case "list":
-          e.elements.forEach(visit);
-          break;
-        case "comprehension":
-          [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result].forEach(visit);
-          break;
-        default:
-          break;
-      }
-    };
-    visit(ast.expr);
+    const missing = subexpressions(ast.expr)
+      .map((e) => e.id)
+      .filter((id) => !ast.types.has(id));
     expect(missing).toEqual([]);
   });
 });

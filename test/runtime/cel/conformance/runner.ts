@@ -1,8 +1,9 @@
 // Runs one SimpleTest through kapi's CEL engine the way cel-go's conformance runner does: parse (without
-// the standard macros when disableMacros), check unless disableCheck (a check error fails the test), compare the deduced
-// type for typedResult, stop for checkOnly, evaluate with the bindings, then match the result: a value
-// exactly (maps ignoring order, NaN matching NaN), or any error for evalError (recording whether the
-// expected message appears in ours). An absent matcher expects `true`.
+// the standard macros when disableMacros), check unless disableCheck (a check error fails the test unless
+// the test expects exactly that error), compare the deduced type for typedResult, stop for checkOnly,
+// evaluate with the bindings, then match the result: a value exactly (maps ignoring order, NaN matching
+// NaN), or any error for evalError (recording when the expected message does not appear in ours). An
+// absent matcher expects `true`.
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { CheckedAst, ParsedAst } from "../../../../runtime/cel/common/ast.js";
 import type { CelLibrary, MacroDecl } from "../../../../runtime/cel/common/decls.js";
@@ -66,7 +67,8 @@ function run(test: JsonObject, libraries: readonly CelLibrary[]): Outcome {
   }
   if (test.checkOnly === true) return { status: "pass" };
   const bindings = bindingsOf(test);
-  const { value } = env.program(ast).eval((name) => bindings.get(name));
+  // cel-go runs the suite with EnableErrorOnBadPresenceTest; Kubernetes leaves it off.
+  const { value } = env.program(ast, { errorOnBadPresenceTest: true }).eval((name) => bindings.get(name));
   if (expectation.kind === "error") {
     if (!(value instanceof CelError)) return fail("eval", expectation, formatValue(value));
     return errorPass(expectation, value.message);

@@ -98,31 +98,26 @@ function quantifier(range: Expr, v: string, predicate: Expr, stopsAt: boolean): 
 export const all = (range: Expr, v: string, predicate: Expr): Expr => quantifier(range, v, predicate, false);
 export const exists = (range: Expr, v: string, predicate: Expr): Expr => quantifier(range, v, predicate, true);
 
-/** `range.map(v, transform)`. */
-export function mapMacro(range: Expr, v: string, transform: Expr): Expr {
+/** A comprehension that builds a list, starting from `[]`. */
+function listBuilder(range: Expr, v: string, step: Expr): Expr {
   return fold({
     iterVar: v,
     iterRange: range,
     accuVar: ACCU,
     accuInit: list([]),
     loopCondition: lit(true),
-    loopStep: call("_+_", ident(ACCU), list([transform])),
+    loopStep: step,
     result: ident(ACCU),
   });
 }
 
+/** `range.map(v, transform)`. */
+export const mapMacro = (range: Expr, v: string, transform: Expr): Expr =>
+  listBuilder(range, v, call("_+_", ident(ACCU), list([transform])));
+
 /** `range.filter(v, predicate)`. */
-export function filter(range: Expr, v: string, predicate: Expr): Expr {
-  return fold({
-    iterVar: v,
-    iterRange: range,
-    accuVar: ACCU,
-    accuInit: list([]),
-    loopCondition: lit(true),
-    loopStep: call("_?_:_", predicate, call("_+_", ident(ACCU), list([ident(v)])), ident(ACCU)),
-    result: ident(ACCU),
-  });
-}
+export const filter = (range: Expr, v: string, predicate: Expr): Expr =>
+  listBuilder(range, v, call("_?_:_", predicate, call("_+_", ident(ACCU), list([ident(v)])), ident(ACCU)));
 
 /** `cel.bind(name, init, result)`. */
 export function bind(name: string, init: Expr, result: Expr): Expr {

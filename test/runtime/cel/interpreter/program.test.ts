@@ -13,9 +13,9 @@ import {
   StringType,
 } from "../../../../runtime/cel/common/types.js";
 import { ArrayList, type CelError, CelOptional, type CelValue } from "../../../../runtime/cel/common/values.js";
-import { CelEnv } from "../../../../runtime/cel/env.js";
+import { CelEnv, type ProgramOptions } from "../../../../runtime/cel/env.js";
 import { LiteralObject } from "../../../../runtime/cel/interpreter/literals.js";
-import { type PlanOptions, plan } from "../../../../runtime/cel/interpreter/planner.js";
+import { plan } from "../../../../runtime/cel/interpreter/planner.js";
 import { optionalsLibrary } from "../../../../runtime/cel/library/optionals.js";
 import { standardLibrary } from "../../../../runtime/cel/library/standard.js";
 
@@ -32,7 +32,7 @@ function evaluate(
   source: string,
   vars: Record<string, CelValue>,
   variables: VariableDecl[],
-  options: PlanOptions = {},
+  options: ProgramOptions = {},
 ): { value: CelValue; cost: number } {
   const env = new CelEnv({ libraries: [standardLibrary, optionalsLibrary], variables });
   const ast = env.compile(source);

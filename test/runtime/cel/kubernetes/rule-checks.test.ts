@@ -72,7 +72,8 @@ describe("write-time checks of x-kubernetes-validations", () => {
   it("refuses transition rules where old values cannot be correlated", () => {
     const items: StructuralSchema = {
       type: "array",
-      items: { type: "string", "x-kubernetes-validations": [{ rule: "self == oldSelf" }] },
+      maxItems: 10,
+      items: { type: "string", maxLength: 10, "x-kubernetes-validations": [{ rule: "self == oldSelf" }] },
     };
     expect(problems(specOf([], { items }))).toEqual([
       'spec.validation.openAPIV3Schema.properties[spec].properties[items].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[spec].properties[items]',

@@ -119,10 +119,10 @@ describe("quantity library (kubernetes.quantity)", () => {
     expect(errorOf(op("quantity_add", q("1e1000000000"), q("1")))).toBe("quantity is too large to compute exactly");
   });
 
-  it("charges quantity() and isQuantity() by string length at run time only", () => {
+  it("charges quantity() and isQuantity() by string length, estimated and at run time", () => {
     for (const id of ["string_to_quantity", "is_quantity_string"]) {
       const cost = overload(quantityLibrary, id).cost;
-      expect(cost?.estimate).toBeUndefined();
+      expect(cost?.estimate?.([{ min: 14, max: 14 }])).toEqual({ min: 2, max: 2 });
       expect(cost?.actual?.(["123456789012Mi"], null)).toBe(2);
     }
   });
