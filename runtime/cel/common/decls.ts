@@ -55,6 +55,8 @@ export interface OverloadDecl {
   readonly typeParams?: readonly string[];
   readonly impl?: OverloadImpl;
   readonly cost?: OverloadCost;
+  /** The implementation checks its own arguments (cel-go's flatten accepts `[1, [2]]`): no run-time type guard. */
+  readonly disableTypeGuards?: boolean;
 }
 
 export interface FunctionDecl {

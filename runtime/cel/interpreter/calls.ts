@@ -100,7 +100,7 @@ export class DynamicCall implements Evaluator {
     const error = this.strict ? firstError(args) : undefined;
     if (error === undefined) {
       for (const overload of this.candidates) {
-        if (!argumentsMatch(overload, args, !this.strict)) continue;
+        if (overload.disableTypeGuards !== true && !argumentsMatch(overload, args, !this.strict)) continue;
         const result = overload.impl(args, frame);
         frame.cost += callCost(overload, args, result);
         return result;

@@ -321,7 +321,8 @@ class Planner {
     const [only] = candidates;
     if (only === undefined || candidates.length > 1) return new DynamicCall(id, fn, candidates, args, strict);
     const guarded =
-      !this.checked || !only.params.every((param, i) => staticallyMatches(param, this.typeOf(argExprs[i])));
+      only.disableTypeGuards !== true &&
+      (!this.checked || !only.params.every((param, i) => staticallyMatches(param, this.typeOf(argExprs[i]))));
     if (strict && args.length === 2)
       return new BinaryCall(id, fn, only, args[0] as Evaluator, args[1] as Evaluator, guarded);
     return new Call(id, fn, only, args, guarded, strict);

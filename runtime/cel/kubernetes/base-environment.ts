@@ -17,6 +17,7 @@ import { regexLibrary } from "../library/kubernetes/regex.js";
 import { semverLibrary } from "../library/kubernetes/semver.js";
 import { setsLibrary } from "../library/kubernetes/sets.js";
 import { urlLibrary } from "../library/kubernetes/url.js";
+import { listsExtLibrary } from "../library/lists.js";
 import { optionalsLibrary } from "../library/optionals.js";
 import { standardLibrary } from "../library/standard.js";
 import { stringsLibrary } from "../library/strings.js";
@@ -37,6 +38,7 @@ export const kubernetesLibraries = [
   formatLibrary,
   comprehensionsLibrary,
   semverLibrary,
+  listsExtLibrary,
 ];
 
 let base: CelEnv | undefined;
