@@ -50,7 +50,6 @@ export interface CompiledValidation {
 
 export interface CompiledPolicy {
   readonly failurePolicy: "Fail" | "Ignore";
-  readonly hasParams: boolean;
   readonly matchConditions: readonly { name: string; expression: CompiledExpression }[];
   readonly variables: readonly { name: string; expression: CompiledExpression }[];
   readonly variablesType: CelType;
@@ -92,7 +91,7 @@ export interface PolicyEnvironment {
   readonly base: CelEnv;
 }
 
-/** The variables every admission expression sees, with `variables` typed from the ones compiled so far. */
+/** The variables every admission expression sees; `variables` is typed from the ones compiled so far. */
 function declarations(variablesType: CelType, withAuthorizer: boolean): VariableDecl[] {
   const decls: VariableDecl[] = [
     { name: "object", type: DynType },
@@ -109,19 +108,19 @@ function declarations(variablesType: CelType, withAuthorizer: boolean): Variable
 export function compilePolicy(spec: PolicySpec, environment: PolicyEnvironment): CompiledPolicy {
   const fields = new Map<string, FieldDecl>();
   const variablesType = objectType("kubernetes.variables", fields);
+  // One environment serves every expression: `variables` is typed by the fields map, which gains each
+  // variable as it is compiled, so a variable sees only the ones before it.
+  const env = environment.base.extend(declarations(variablesType, true));
   const variables: { name: string; expression: CompiledExpression }[] = [];
   for (const v of spec.variables ?? []) {
-    const env = environment.base.extend(declarations(variablesType, true));
     const expression = compileExpression(env, v.expression ?? "", undefined);
     const name = v.name ?? "";
     fields.set(name, { type: expression.type ?? DynType });
     variables.push({ name, expression });
   }
-  const env = environment.base.extend(declarations(variablesType, true));
   const messageEnv = environment.base.extend(declarations(variablesType, false));
   return {
     failurePolicy: spec.failurePolicy === "Ignore" ? "Ignore" : "Fail",
-    hasParams: spec.paramKind !== undefined,
     matchConditions: (spec.matchConditions ?? []).map((c) => ({
       name: c.name ?? "",
       expression: compileExpression(env, c.expression ?? "", [BoolType]),

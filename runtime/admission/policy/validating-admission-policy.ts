@@ -94,17 +94,28 @@ function ruleRequest(kind: ServedKind, a: AdmissionAttributes): RuleRequest & { 
   };
 }
 
+const equivalentKinds = new Map<string, ServedKind[]>();
+
+/** The other served versions of a kind's resource, which Equivalent matching may match it at. */
+function equivalentsOf(kind: ServedKind): ServedKind[] {
+  const key = `${kind.group}/${kind.resource.plural}/${kind.version}`;
+  let found = equivalentKinds.get(key);
+  if (found === undefined) {
+    found = kinds.filter(
+      (k): k is ServedKind =>
+        k.resource !== undefined &&
+        k.group === kind.group &&
+        k.resource.plural === kind.resource.plural &&
+        k.version !== kind.version,
+    );
+    equivalentKinds.set(key, found);
+  }
+  return found;
+}
+
 /** The request at its own version first, then at every other served version of the same resource. */
 function candidatesOf(a: AdmissionAttributes): (RuleRequest & { kind: string })[] {
-  const own = ruleRequest(a.kind, a);
-  const others = kinds.filter(
-    (k): k is ServedKind =>
-      k.resource !== undefined &&
-      k.group === a.kind.group &&
-      k.resource.plural === a.kind.resource.plural &&
-      k.version !== a.kind.version,
-  );
-  return [own, ...others.map((k) => ruleRequest(k, a))];
+  return [ruleRequest(a.kind, a), ...equivalentsOf(a.kind).map((k) => ruleRequest(k, a))];
 }
 
 export function validatingAdmissionPolicy(api: ResourceApi, options: PolicyPluginOptions): AdmissionPlugin {

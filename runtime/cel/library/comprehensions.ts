@@ -2,7 +2,7 @@
 // `exists_one`), `transformList`, `transformMap` and `transformMapEntry` with an index/key variable and a
 // value variable. They expand to two-variable comprehensions; the map-building ones accumulate through
 // the internal `cel.@mapInsert` function.
-import type { Expr, MapExpr } from "../common/ast.js";
+import type { Expr } from "../common/ast.js";
 import { type CelLibrary, type MacroDecl, MacroError, type MacroHelper } from "../common/decls.js";
 import { mapType, typeParam } from "../common/types.js";
 import { CelError, CelMap, CelUint, type CelValue, HashMap } from "../common/values.js";
@@ -47,10 +47,6 @@ function simpleName(e: Expr): string {
 
 const accu = (h: MacroHelper): Expr => h.ident(h.accuName);
 
-function emptyMap(h: MacroHelper): MapExpr {
-  return { kind: "map", id: h.nextId(), entries: [] };
-}
-
 /** The filter (4 arguments) wraps the step: `filter ? step : accumulator`. */
 function filtered(h: MacroHelper, args: readonly Expr[], step: (transform: Expr) => Expr): Expr {
   if (args.length === 4) return h.call("_?_:_", args[2] as Expr, step(args[3] as Expr), accu(h));
@@ -86,14 +82,14 @@ const transformList: FoldParts = (h, args) => [
 ];
 
 const transformMap: FoldParts = (h, args, iterVar) => [
-  emptyMap(h),
+  h.map(),
   h.literal(true),
   filtered(h, args, (t) => h.call(MAP_INSERT, accu(h), h.ident(iterVar), t)),
   accu(h),
 ];
 
 const transformMapEntry: FoldParts = (h, args) => [
-  emptyMap(h),
+  h.map(),
   h.literal(true),
   filtered(h, args, (t) => h.call(MAP_INSERT, accu(h), t)),
   accu(h),

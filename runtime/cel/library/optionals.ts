@@ -3,7 +3,7 @@
 // `first`, `last`, `optional.unwrap`/`unwrapOpt`, the `optMap`/`optFlatMap` macros, and the `_?._` /
 // `_[?_]` operators the parser emits for `a.?b` and `a[?b]`, plus `_[_]` on an optional operand.
 import type { Expr } from "../common/ast.js";
-import { type CelLibrary, type FunctionDecl, type MacroDecl, MacroError, type MacroHelper } from "../common/decls.js";
+import { type CelLibrary, type FunctionDecl, type MacroDecl, MacroError } from "../common/decls.js";
 import { BoolType, DynType, IntType, listType, mapType, optionalType, StringType, typeParam } from "../common/types.js";
 import {
   ArrayList,
@@ -175,7 +175,7 @@ function optMapMacro(name: "optMap" | "optFlatMap"): MacroDecl {
       const [varExpr, mapExpr] = args as [Expr, Expr];
       if (varExpr.kind !== "ident")
         throw new MacroError(`${name}() variable name must be a simple identifier`, varExpr);
-      const bound = bind(h, varExpr.name, h.memberCall("value", copyExpr(h, target)), mapExpr);
+      const bound = bind(h, varExpr.name, h.memberCall("value", h.copy(target)), mapExpr);
       return h.call(
         "_?_:_",
         h.memberCall("hasValue", target),
@@ -184,45 +184,6 @@ function optMapMacro(name: "optMap" | "optFlatMap"): MacroDecl {
       );
     },
   };
-}
-
-/** A deep copy of an expression with fresh ids (cel-go's MacroExprFactory.Copy). */
-function copyExpr(h: MacroHelper, e: Expr): Expr {
-  const id = h.nextId();
-  switch (e.kind) {
-    case "const":
-    case "ident":
-      return { ...e, id };
-    case "select":
-      return { ...e, id, operand: copyExpr(h, e.operand) };
-    case "call":
-      return {
-        ...e,
-        id,
-        ...(e.target ? { target: copyExpr(h, e.target) } : {}),
-        args: e.args.map((a) => copyExpr(h, a)),
-      };
-    case "list":
-      return { ...e, id, elements: e.elements.map((x) => copyExpr(h, x)) };
-    case "map":
-      return {
-        ...e,
-        id,
-        entries: e.entries.map((x) => ({ ...x, id: h.nextId(), key: copyExpr(h, x.key), value: copyExpr(h, x.value) })),
-      };
-    case "struct":
-      return { ...e, id, fields: e.fields.map((f) => ({ ...f, id: h.nextId(), value: copyExpr(h, f.value) })) };
-    case "comprehension":
-      return {
-        ...e,
-        id,
-        iterRange: copyExpr(h, e.iterRange),
-        accuInit: copyExpr(h, e.accuInit),
-        loopCondition: copyExpr(h, e.loopCondition),
-        loopStep: copyExpr(h, e.loopStep),
-        result: copyExpr(h, e.result),
-      };
-  }
 }
 
 export const optionalsLibrary: CelLibrary = {

@@ -5,7 +5,9 @@ import type { ConstantValue } from "../../common/ast.js";
 import type { CostEstimate, SizeEstimate } from "../../common/decls.js";
 import type { CelType } from "../../common/types.js";
 import { CelList, CelMap, CelObject, type CelValue } from "../../common/values.js";
-import { MAX_COST, STRING_TRAVERSAL_COST_FACTOR } from "./cost.js";
+import { STRING_TRAVERSAL_COST_FACTOR } from "./cost.js";
+
+export { multiplyEstimates } from "../../common/cost.js";
 
 /**
  * What a cost estimate may know about a call besides the argument sizes (receiver first): the checked
@@ -16,11 +18,6 @@ export interface CallEstimateContext {
   readonly argTypes: readonly CelType[];
   elementSize(argIndex: number): SizeEstimate | undefined;
   literal(argIndex: number): ConstantValue | undefined;
-}
-
-/** cel-go's SizeEstimate.Multiply / CostEstimate.MultiplyByCost, saturating. */
-export function multiplyEstimates(a: SizeEstimate | CostEstimate, b: SizeEstimate | CostEstimate): CostEstimate {
-  return { min: Math.min(a.min * b.min, MAX_COST), max: Math.min(a.max * b.max, MAX_COST) };
 }
 
 /** Kubernetes' traversalCost: strings and bytes by UTF-8 length (rounded down), lists, maps and objects by their contents, scalars 1. */

@@ -1,17 +1,14 @@
 // The cost arithmetic of Kubernetes' CEL cost estimator (k8s.io/apiserver/pkg/cel/library/cost.go) on top
 // of cel-go's: sizes and costs are uint64 that saturate, a cost factor multiplies and rounds up, and a
 // value's actual size is its length (code points for strings) or, for IP and CIDR values, their bytes.
+
+import { multiplyByCostFactor, sizeOf } from "../../common/cost.js";
 import type { CostEstimate, OverloadCost, SizeEstimate } from "../../common/decls.js";
 import type { CelValue } from "../../common/values.js";
-import { MAX_ESTIMATE, STRING_TRAVERSAL_COST_FACTOR, actualSize as sizeOfStandardValue } from "../standard/cost.js";
+import { STRING_TRAVERSAL_COST_FACTOR, actualSize as sizeOfStandardValue } from "../standard/cost.js";
 
+export { addCosts, MAX_COST, multiplyByCostFactor, sizeOf } from "../../common/cost.js";
 export { STRING_TRAVERSAL_COST_FACTOR };
-
-/** math.MaxUint64 as cel-go saturates to it (2^64 as a double). */
-export const MAX_COST = MAX_ESTIMATE;
-
-/** The size of an argument whose bounds are unknown: anything up to MaxUint64. */
-const UNBOUNDED: SizeEstimate = { min: 0, max: MAX_COST };
 
 /** A library value that reports a size to the cost tracker (cel-go's traits.Sizer). */
 export interface SizedValue {
@@ -20,26 +17,6 @@ export interface SizedValue {
 
 function isSized(value: object): value is SizedValue {
   return typeof (value as Partial<SizedValue>).costSize === "function";
-}
-
-/** The size estimate of an argument, unbounded when the estimator knows nothing. */
-export function sizeOf(estimate: SizeEstimate | undefined): SizeEstimate {
-  return estimate ?? UNBOUNDED;
-}
-
-/** cel-go's multiplyByCostFactor: ceil(x × factor), saturating at MaxUint64. */
-function scale(x: number, factor: number): number {
-  return Math.min(Math.ceil(x * factor), MAX_COST);
-}
-
-/** cel-go's SizeEstimate/CostEstimate.MultiplyByCostFactor. */
-export function multiplyByCostFactor(estimate: SizeEstimate | CostEstimate, factor: number): CostEstimate {
-  return { min: scale(estimate.min, factor), max: scale(estimate.max, factor) };
-}
-
-/** cel-go's CostEstimate.Add, saturating. */
-export function addCosts(a: CostEstimate, b: CostEstimate): CostEstimate {
-  return { min: Math.min(a.min + b.min, MAX_COST), max: Math.min(a.max + b.max, MAX_COST) };
 }
 
 /** The cost of reading a string argument of the estimated size once. */

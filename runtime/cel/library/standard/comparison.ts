@@ -2,7 +2,7 @@
 // `>=` on bools, numbers of any mix of int, uint and double (compared exactly; NaN cannot be ordered),
 // strings (by code point), bytes, timestamps and durations.
 import type { FunctionDecl, OverloadCost, OverloadImpl } from "../../common/decls.js";
-import { celEquals } from "../../common/equality.js";
+import { celEquals, compareNumbers } from "../../common/equality.js";
 import {
   BoolType,
   BytesType,
@@ -38,34 +38,12 @@ const orderDoubles: Order = (a, b) => {
   return Number.isNaN(a) || Number.isNaN(b) ? nanNotOrdered() : sign(a, b);
 };
 
-/** The integer value of an int or uint; undefined for anything else. */
-function integerOf(v: CelValue): bigint | undefined {
-  return typeof v === "bigint" ? v : v instanceof CelUint ? v.value : undefined;
-}
-
-/**
- * cel-go's numeric ordering (as the conformance suite pins it): int and uint compare exactly; against a
- * double an integer is converted to double, rounding (so 2^63-1 and 2^63 are equal), except that a
- * double beyond the integer type's range orders beyond every value of it.
- */
+/** cel-go's numeric ordering: int and uint exactly, an integer rounded to double against a double. */
 const orderMixedNumbers: Order = (a, b) => {
-  const x = integerOf(a);
-  const y = integerOf(b);
-  if (x !== undefined && y !== undefined) return sign(x, y);
-  if (x !== undefined && typeof b === "number") return orderIntegerDouble(x, b, a instanceof CelUint);
-  if (typeof a === "number" && y !== undefined) {
-    const c = orderIntegerDouble(y, a, b instanceof CelUint);
-    return c instanceof CelError ? c : -c;
-  }
-  return noSuchOverload();
+  const c = compareNumbers(a, b);
+  if (c === undefined) return noSuchOverload();
+  return Number.isNaN(c) ? nanNotOrdered() : c;
 };
-
-function orderIntegerDouble(i: bigint, d: number, unsigned: boolean): number | CelError {
-  if (Number.isNaN(d)) return nanNotOrdered();
-  if (d < (unsigned ? 0 : -(2 ** 63))) return 1;
-  if (d > (unsigned ? 2 ** 64 : 2 ** 63)) return -1;
-  return sign(Number(i), d);
-}
 
 const orderStrings: Order = (a, b) =>
   typeof a === "string" && typeof b === "string" ? compareStrings(a, b) : noSuchOverload();
