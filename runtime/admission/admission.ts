@@ -1,8 +1,9 @@
 // Admission: plugins that see every write after decoding. Mutating plugins run before the object is
 // prepared and validated; validating plugins run after validation, just before storage. A plugin refuses
 // a write by throwing a StatusError.
+
+import type { UserInfo } from "../authn/user.js";
 import type { ServedKind } from "../registry/lookup.js";
-import type { UserInfo } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 
 export type Operation = "CREATE" | "UPDATE" | "DELETE";

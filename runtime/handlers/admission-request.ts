@@ -1,8 +1,8 @@
 // What admission learns about the API request behind a write: who asks, and where its warnings and audit
 // annotations go (the response's Warning headers and the request's audit event).
 import type { AdmissionRequestInfo } from "../admission/admission.js";
+import { adminUser } from "../authn/user.js";
 import type { RequestContext } from "../server/context.js";
-import { adminUser } from "../server/stages/authentication.js";
 
 export function admissionRequestOf(ctx: RequestContext): AdmissionRequestInfo {
   return {

@@ -1,11 +1,11 @@
-// Dispatches a resource request to its verb's handler. Subresources served by strategy hooks that kapi
-// does not implement yet (pods/log, pods/exec, …) answer 404 like unserved paths.
+// Dispatches a resource request to its verb's handler. Subresources served by strategy hooks go to the hook;
+// those kapi does not implement yet (pods/log, pods/exec, …) answer 404 like unserved paths.
 import { methodNotSupported } from "../errors/status-error.js";
 import type { Verb } from "../registry/kind-record.js";
 import { groupResource } from "../resources/kinds.js";
 import type { RequestContext } from "../server/context.js";
-import { pathNotFound } from "../server/generic-errors.js";
 import { deleteCollection, deleteResource } from "./delete-handlers.js";
+import { answerCreate, createWithHook } from "./hook-handlers.js";
 import { patchResource } from "./patch-handler.js";
 import { getResource, listResource } from "./read-handlers.js";
 import { resourceTarget } from "./resource-target.js";
@@ -28,6 +28,7 @@ export async function serveResource(ctx: RequestContext, verb: Verb): Promise<vo
       case "watch":
         return watchResource(ctx, target);
       case "create":
+        if (target.subresource === undefined && (await answerCreate(ctx, target))) return;
         return createResource(ctx, target);
       case "update":
         return updateResource(ctx, target);
@@ -41,7 +42,7 @@ export async function serveResource(ctx: RequestContext, verb: Verb): Promise<vo
         break;
     }
   } else {
-    throw pathNotFound();
+    return createWithHook(ctx, target, verb);
   }
   throw methodNotSupported(groupResource(target.kind), verb);
 }

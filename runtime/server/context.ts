@@ -1,25 +1,20 @@
 // What a request carries through the pipeline, and the per-server state the stages read.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { UserInfo } from "../authn/user.js";
 import type { ErrorLog } from "../http/write-error.js";
 import type { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import type { RouteMatch } from "../routing/match-route.js";
+import type { AccessControl } from "./access-control.js";
 import type { AuditSink } from "./audit-event.js";
 import type { HealthChecks } from "./endpoints/health.js";
 import type { RequestInfo } from "./request-info.js";
 
-export interface UserInfo {
-  name: string;
-  groups: string[];
-  uid?: string;
-  extra?: Record<string, string[]>;
-}
-
 export interface ServerState {
   /** Where audit events go; no events are recorded without one. */
   audit?: AuditSink;
-  /** The bearer token written into the admin kubeconfig. */
-  adminToken: string;
+  /** Authenticators and authorizers. */
+  access: AccessControl;
   /** `host:port` the server listens on, as /api reports it in serverAddressByClientCIDRs. */
   address: string;
   health: HealthChecks;

@@ -8,6 +8,11 @@ import type { AddressInfo } from "node:net";
 import { namespaceLifecycle } from "../admission/namespace-lifecycle.js";
 import { admissionPolicyEnvironment, mastersAuthorizer } from "../admission/policy/policy-environment.js";
 import { validatingAdmissionPolicy } from "../admission/policy/validating-admission-policy.js";
+import { BearerTokenAuthenticator } from "../authn/bearer-token.js";
+import { StaticTokenAuthenticator } from "../authn/static-tokens.js";
+import { adminUser } from "../authn/user.js";
+import { PrivilegedGroupAuthorizer } from "../authz/privileged-groups.js";
+import { UnionAuthorizer } from "../authz/union.js";
 import { warningHeader } from "../codecs/field-validation.js";
 import { type ControllerSwitches, startControllers } from "../controllers/start-controllers.js";
 import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
@@ -17,6 +22,7 @@ import { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import { ResourceApi } from "../resources/resource-api.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import type { Store } from "../storage/store.js";
+import type { AccessControl } from "./access-control.js";
 import type { AuditSink } from "./audit-event.js";
 import type { RequestContext, ServerState } from "./context.js";
 import { type HealthCheck, ping, shutdownCheck } from "./endpoints/health.js";
@@ -96,8 +102,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   resources.addAdmission(
     validatingAdmissionPolicy(resources, { environment: admissionPolicyEnvironment, authorizer: mastersAuthorizer }),
   );
+  const tokens = new StaticTokenAuthenticator([[adminToken, adminUser]]);
+  const access: AccessControl = {
+    authenticator: new BearerTokenAuthenticator(tokens),
+    tokenAuthenticator: tokens,
+    authorizer: new UnionAuthorizer([new PrivilegedGroupAuthorizer()]),
+  };
   const state: ServerState = {
-    adminToken,
+    access,
     address: "",
     health: { livez, readyz: [...livez, shutdownCheck(() => closing)] },
     log,

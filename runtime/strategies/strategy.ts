@@ -3,6 +3,7 @@
 // runtime calls hooks without ever testing for a kind by name. Every hook sees the object in the
 // version of the kind record that names the strategy (the request's version).
 import type { FieldError } from "../errors/field-error.js";
+import type { CreateHook, HookRequest } from "./hook-request.js";
 
 /** A decoded object as JSON: what every hook receives and may change in place. */
 export type KubeObject = Record<string, unknown>;
@@ -46,4 +47,11 @@ export interface Strategy {
   returnDeletedObject?: boolean;
   /** Propagation when DeleteOptions name none: kube orphans dependents of a few legacy kinds. */
   defaultPropagationPolicy?: "Orphan" | "Background";
+  /**
+   * The kind is a question answered at once and never stored (the review APIs): a create calls this with
+   * the decoded object and answers with what it returns (201), or with the StatusError it throws.
+   */
+  answerCreate?(obj: KubeObject, request: HookRequest): Promise<KubeObject>;
+  /** Creates (POST) of subresources the schema marks `hook: <name>`, keyed by that name. */
+  createHooks?: Readonly<Record<string, CreateHook>>;
 }

@@ -1,5 +1,7 @@
 // The `request` variable of admission expressions: kube's AdmissionRequest as CEL sees it, both its
 // declared type (so `request.nmae` fails type checking) and its value for one request.
+
+import type { UserInfo } from "../../authn/user.js";
 import {
   BoolType,
   type CelType,
@@ -10,7 +12,6 @@ import {
   objectType,
   StringType,
 } from "../../cel/common/types.js";
-import type { UserInfo } from "../../server/context.js";
 import type { Operation } from "../admission.js";
 import type { RuleRequest } from "./match-resources.js";
 

@@ -3,6 +3,7 @@
 // bindings are read from the API on each write (the watch cache serves them from memory); each
 // policy generation is compiled once.
 import { kinds } from "../../../generated/registry.js";
+import type { UserInfo } from "../../authn/user.js";
 import {
   type CelAuthorizer,
   newAuthorizerValue,
@@ -16,7 +17,6 @@ import type { ResourceApi } from "../../resources/resource-api.js";
 import { toVersion } from "../../resources/versioned.js";
 import type { Labels } from "../../selection/label-selector.js";
 import { type LabelSelectorObject, labelSelectorFromObject } from "../../selection/label-selector-object.js";
-import type { UserInfo } from "../../server/context.js";
 import type { KubeObject } from "../../strategies/strategy.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../admission.js";
 import { admissionRequestJson } from "./admission-request.js";

@@ -1,28 +1,49 @@
-// Who is asking. Until the auth work lands, the one identity is the admin whose bearer token the server
-// generated at start and wrote into the admin kubeconfig; any other request is 401 Unauthorized.
-import { timingSafeEqual } from "node:crypto";
+// Who is asking: the server's authenticator decides (client certificate, bearer token, proxy headers or
+// anonymous); bad or missing credentials are a 401 whose body says no more than "Unauthorized", as kube's.
+import type { X509Certificate } from "node:crypto";
+import { X509Certificate as Certificate } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { AuthenticationError, type AuthenticationRequest } from "../../authn/authenticator.js";
 import { unauthorized } from "../../errors/status-error.js";
-import type { Stage, UserInfo } from "../context.js";
+import type { Stage } from "../context.js";
 
-export const adminUser: UserInfo = { name: "kapi-admin", groups: ["system:masters", "system:authenticated"] };
+const chains = new WeakMap<object, readonly X509Certificate[]>();
 
-function bearerToken(header: string | undefined): string | undefined {
-  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
+/** The certificate chain the TLS peer sent, read once per connection. */
+function peerCertificates(req: IncomingMessage): readonly X509Certificate[] {
+  const socket = req.socket as Partial<TLSSocket>;
+  if (typeof socket.getPeerCertificate !== "function") return [];
+  const known = chains.get(req.socket);
+  if (known) return known;
+  const chain: X509Certificate[] = [];
+  let cert = socket.getPeerCertificate(true);
+  const seen = new Set<string>();
+  while (cert?.raw !== undefined && !seen.has(cert.fingerprint256)) {
+    seen.add(cert.fingerprint256);
+    chain.push(new Certificate(cert.raw));
+    cert = cert.issuerCertificate;
+  }
+  chains.set(req.socket, chain);
+  return chain;
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+export function authenticationRequest(req: IncomingMessage): AuthenticationRequest {
+  return { headers: req.headers, peerCertificates: () => peerCertificates(req) };
 }
 
 export const authentication: Stage = {
   name: "authentication",
   async run(ctx, next) {
-    const token = bearerToken(ctx.req.headers.authorization);
-    if (token === undefined || !sameSecret(token, ctx.server.adminToken)) throw unauthorized();
-    ctx.user = adminUser;
+    let result: Awaited<ReturnType<typeof ctx.server.access.authenticator.authenticate>>;
+    try {
+      result = await ctx.server.access.authenticator.authenticate(authenticationRequest(ctx.req));
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      throw unauthorized();
+    }
+    if (result === undefined) throw unauthorized();
+    ctx.user = result.user;
     await next();
   },
 };

@@ -1,7 +1,22 @@
-// Where RBAC will decide; the only authenticated identity so far is the admin, who may do everything.
+// Whether the user may: the server's authorizer chain answers for the request's attributes; anything but
+// an allow is kube's 403 naming the user, verb and resource, with the authorizers' reason.
+import { forbiddenMessage, requestAttributes } from "../../authz/request-attributes.js";
+import { forbidden } from "../../errors/status-error.js";
 import type { Stage } from "../context.js";
 
 export const authorization: Stage = {
   name: "authorization",
-  run: (_ctx, next) => next(),
+  async run(ctx, next) {
+    const { info, user } = ctx;
+    if (info === undefined || user === undefined)
+      throw new Error("authorization before request info and authentication");
+    const attributes = requestAttributes(user, info, ctx.url.searchParams);
+    const decision = await ctx.server.access.authorizer.authorize(attributes);
+    if (decision.decision !== "allow") {
+      const message = forbiddenMessage(attributes);
+      const resource = { group: attributes.apiGroup, name: attributes.resource };
+      throw forbidden(resource, attributes.name, decision.reason === "" ? message : `${message}: ${decision.reason}`);
+    }
+    await next();
+  },
 };

@@ -1,6 +1,11 @@
 // A RequestContext over an in-memory request, for testing stages without a socket.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { BearerTokenAuthenticator } from "../../../runtime/authn/bearer-token.js";
+import { StaticTokenAuthenticator } from "../../../runtime/authn/static-tokens.js";
+import { adminUser } from "../../../runtime/authn/user.js";
+import { PrivilegedGroupAuthorizer } from "../../../runtime/authz/privileged-groups.js";
+import { UnionAuthorizer } from "../../../runtime/authz/union.js";
 import { OpenApiDocuments } from "../../../runtime/openapi/openapi-documents.js";
 import { ResourceApi } from "../../../runtime/resources/resource-api.js";
 import type { RequestContext } from "../../../runtime/server/context.js";
@@ -15,6 +20,7 @@ export interface FakeRequest {
 }
 
 export const testToken = "test-token";
+const tokens = new StaticTokenAuthenticator([[testToken, adminUser]]);
 
 export function fakeContext(request: FakeRequest = {}): RequestContext {
   const chunks = request.body === undefined ? [] : Array.isArray(request.body) ? request.body : [request.body];
@@ -28,7 +34,11 @@ export function fakeContext(request: FakeRequest = {}): RequestContext {
     res: {} as ServerResponse,
     url: new URL(request.path ?? "/", "http://kapi"),
     server: {
-      adminToken: testToken,
+      access: {
+        authenticator: new BearerTokenAuthenticator(tokens),
+        tokenAuthenticator: tokens,
+        authorizer: new UnionAuthorizer([new PrivilegedGroupAuthorizer()]),
+      },
       address: "127.0.0.1:6443",
       health: { livez: [ping], readyz: [ping] },
       log: () => {},

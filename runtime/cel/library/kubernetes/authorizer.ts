@@ -8,8 +8,9 @@
 // authorize asynchronously (webhooks) must wrap an authorizer that answers from prefetched decisions or
 // from a synchronous cache.
 
-import { type FieldRequirement, parseFieldSelector } from "../../../selection/field-selector.js";
-import type { LabelRequirement } from "../../../selection/label-selector.js";
+import type { UserInfo } from "../../../authn/user.js";
+import type { Attributes, Decision, SelectorAttribute } from "../../../authz/authorizer.js";
+import { parseFieldSelector } from "../../../selection/field-selector.js";
 import { parseLabelSelector } from "../../../selection/parse-label-selector.js";
 import { dnsLabelErrors, dnsSubdomainErrors } from "../../../validation/name-formats.js";
 import type { CelLibrary, FunctionDecl, OverloadImpl, VariableDecl } from "../../common/decls.js";
@@ -24,48 +25,9 @@ export const GroupCheckType = opaqueType("kubernetes.authorization.GroupCheck");
 export const ResourceCheckType = opaqueType("kubernetes.authorization.ResourceCheck");
 export const DecisionType = opaqueType("kubernetes.authorization.Decision");
 
-/** The user an authorization check is made for (user.Info). */
-export interface AuthorizationUser {
-  readonly name: string;
-  readonly uid?: string;
-  readonly groups: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
-
-/** A selector given to a resource check: its requirements, or why it did not parse. */
-export interface SelectorAttribute<R> {
-  readonly requirements?: readonly R[];
-  readonly error?: string;
-}
-
-/** authorizer.AttributesRecord as the CEL library fills it. */
-export interface AuthorizationAttributes {
-  readonly user: AuthorizationUser;
-  readonly verb: string;
-  /** True for resource checks, false for non-resource (path) checks. */
-  readonly resourceRequest: boolean;
-  readonly apiGroup: string;
-  /** "*" for resource checks, "" for path checks. */
-  readonly apiVersion: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly namespace: string;
-  readonly name: string;
-  readonly path: string;
-  readonly fieldSelector?: SelectorAttribute<FieldRequirement>;
-  readonly labelSelector?: SelectorAttribute<LabelRequirement>;
-}
-
-export interface AuthorizationDecision {
-  readonly decision: "allow" | "deny" | "noOpinion";
-  readonly reason: string;
-  /** Set when the authorizer failed; `errored()` is then true. */
-  readonly error?: string;
-}
-
 /** What `check()` asks. It must answer synchronously (see the note at the top of this file). */
 export interface CelAuthorizer {
-  authorize(attributes: AuthorizationAttributes): AuthorizationDecision;
+  authorize(attributes: Attributes): Decision;
 }
 
 /**
@@ -83,7 +45,7 @@ export class AuthorizerValue extends ReceiverOnlyValue {
   readonly celType = AuthorizerType;
   constructor(
     readonly authorizer: CelAuthorizer,
-    readonly user: AuthorizationUser,
+    readonly user: UserInfo,
   ) {
     super();
   }
@@ -134,13 +96,13 @@ export class ResourceCheckValue extends ReceiverOnlyValue {
 
 export class DecisionValue extends ReceiverOnlyValue {
   readonly celType = DecisionType;
-  constructor(readonly decision: AuthorizationDecision) {
+  constructor(readonly decision: Decision) {
     super();
   }
 }
 
 /** The `authorizer` variable's value. */
-export function newAuthorizerValue(authorizer: CelAuthorizer, user: AuthorizationUser): AuthorizerValue {
+export function newAuthorizerValue(authorizer: CelAuthorizer, user: UserInfo): AuthorizerValue {
   return new AuthorizerValue(authorizer, user);
 }
 
@@ -172,7 +134,7 @@ export const authorizerVariables: readonly VariableDecl[] = [
 ];
 
 /** The user.Info of a service account (serviceaccount.ServiceAccountInfo.UserInfo). */
-export function serviceAccountUser(namespace: string, name: string): AuthorizationUser {
+export function serviceAccountUser(namespace: string, name: string): UserInfo {
   return {
     name: `system:serviceaccount:${namespace}:${name}`,
     uid: "",
@@ -181,7 +143,7 @@ export function serviceAccountUser(namespace: string, name: string): Authorizati
 }
 
 /** Runs the authorizer; one that throws counts as an errored "no opinion", as an error return does in Go. */
-function authorize(authorizer: AuthorizerValue, attributes: AuthorizationAttributes): DecisionValue {
+function authorize(authorizer: AuthorizerValue, attributes: Attributes): DecisionValue {
   try {
     return new DecisionValue(authorizer.authorizer.authorize(attributes));
   } catch (e) {
@@ -260,7 +222,7 @@ function builder(name: string, id: string, receiver: CelType, result: CelType, i
   return declareFunction(name, memberOverload(id, [receiver, StringType], result, impl));
 }
 
-function decisionFunction(name: string, id: string, result: CelType, read: (d: AuthorizationDecision) => CelValue) {
+function decisionFunction(name: string, id: string, result: CelType, read: (d: Decision) => CelValue) {
   return declareFunction(
     name,
     memberOverload(id, [DecisionType], result, ([d]) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { adminUser } from "../../../../runtime/authn/user.js";
 import { StatusError } from "../../../../runtime/errors/status-error.js";
-import { adminUser, authentication } from "../../../../runtime/server/stages/authentication.js";
+import { authentication } from "../../../../runtime/server/stages/authentication.js";
 import { fakeContext, passOn, testToken } from "../fake-context.js";
 
 describe("authentication stage", () => {

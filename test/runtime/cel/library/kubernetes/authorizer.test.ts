@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { Attributes, Decision } from "../../../../../runtime/authz/authorizer.js";
 import { CelError, type CelValue } from "../../../../../runtime/cel/common/values.js";
 import {
-  type AuthorizationAttributes,
-  type AuthorizationDecision,
   AuthorizerValue,
   authorizerLibrary,
   authorizerSelectorsLibrary,
@@ -14,8 +13,8 @@ import { call, overload } from "./call-overload.js";
 
 /** Records every check and allows `get` on pods and GET on /healthz, errors on `explode`. */
 class RecordingAuthorizer implements CelAuthorizer {
-  readonly seen: AuthorizationAttributes[] = [];
-  authorize(attributes: AuthorizationAttributes): AuthorizationDecision {
+  readonly seen: Attributes[] = [];
+  authorize(attributes: Attributes): Decision {
     this.seen.push(attributes);
     if (attributes.verb === "explode") throw new Error("webhook unreachable");
     if (attributes.resource === "pods" && attributes.verb === "get")

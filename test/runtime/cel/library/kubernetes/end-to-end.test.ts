@@ -2,11 +2,11 @@
 // network_ext conformance file with the IP and CIDR libraries.
 import type { JsonObject } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
+import type { Attributes } from "../../../../../runtime/authz/authorizer.js";
 import { CelIssues } from "../../../../../runtime/cel/common/issues.js";
 import { CelError, CelList, CelMap, type CelValue } from "../../../../../runtime/cel/common/values.js";
 import { CelEnv } from "../../../../../runtime/cel/env.js";
 import {
-  type AuthorizationAttributes,
   AuthorizerType,
   authorizerLibrary,
   authorizerSelectorsLibrary,
@@ -21,7 +21,7 @@ import { standardLibrary } from "../../../../../runtime/cel/library/standard.js"
 import { runCase } from "../../conformance/runner.js";
 import { caseKey, textprotoSource } from "../../conformance/suite.js";
 
-const checks: AuthorizationAttributes[] = [];
+const checks: Attributes[] = [];
 const authorizer = newAuthorizerValue(
   {
     authorize(attributes) {

@@ -1,0 +1,55 @@
+// Creates that strategies answer instead of storage: the review kinds (SelfSubjectReview, TokenReview,
+// SubjectAccessReview, …) and subresources served by a hook (serviceaccounts/token).
+
+import { kinds } from "../../generated/registry.js";
+import { methodNotSupported } from "../errors/status-error.js";
+import { byGroupVersionKind } from "../registry/lookup.js";
+import { groupResource } from "../resources/kinds.js";
+import type { Target } from "../resources/resource-api.js";
+import type { RequestContext } from "../server/context.js";
+import { pathNotFound } from "../server/generic-errors.js";
+import type { HookRequest } from "../strategies/hook-request.js";
+import { readRequestObject } from "./request-body.js";
+import { responseFormat, sendObject } from "./respond.js";
+import { parseWriteQuery } from "./write-options.js";
+
+function hookRequest(ctx: RequestContext, target: Target, dryRun: boolean): HookRequest {
+  if (ctx.user === undefined) throw new Error("hook before authentication");
+  return {
+    user: ctx.user,
+    ...(target.namespace === undefined ? {} : { namespace: target.namespace }),
+    ...(target.name === undefined ? {} : { name: target.name }),
+    dryRun,
+    access: ctx.server.access,
+    resources: ctx.server.resources,
+  };
+}
+
+/** True when the kind's strategy answers creates itself; the create is then served. */
+export async function answerCreate(ctx: RequestContext, target: Target): Promise<boolean> {
+  const answer = target.kind.strategy?.answerCreate;
+  if (answer === undefined) return false;
+  const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
+  const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
+  const { object, warnings } = readRequestObject(ctx, target.kind, query.fieldValidation);
+  const answered = await answer(object, hookRequest(ctx, target, query.dryRun));
+  sendObject(ctx, format, 201, target.kind, answered, { warnings });
+  return true;
+}
+
+/** A create of a subresource served by its kind's strategy hook (404 when kapi has no such hook). */
+export async function createWithHook(ctx: RequestContext, target: Target, verb: string): Promise<void> {
+  const record = target.kind.resource.subresources.find((s) => s.name === target.subresource);
+  const hook = record?.hook === undefined ? undefined : target.kind.strategy?.createHooks?.[record.hook];
+  const kind =
+    record?.kind === undefined
+      ? target.kind
+      : byGroupVersionKind(kinds, record.kind.group, record.kind.version, record.kind.kind);
+  if (hook === undefined || kind === undefined) throw pathNotFound();
+  if (verb !== "create") throw methodNotSupported(groupResource(target.kind), verb);
+  const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
+  const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
+  const { object, warnings } = readRequestObject(ctx, kind, query.fieldValidation);
+  const answered = await hook(object, hookRequest(ctx, target, query.dryRun));
+  sendObject(ctx, format, 201, target.kind, answered, { warnings });
+}

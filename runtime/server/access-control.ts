@@ -1,0 +1,14 @@
+// Who may do what: the authenticator every request goes through, the token authenticators TokenReview
+// asks, and the authorizer chain. startServer builds one from its options (docs/authentication.md,
+// docs/authorization.md).
+import type { RequestAuthenticator, TokenAuthenticator } from "../authn/authenticator.js";
+import type { Authorizer } from "../authz/authorizer.js";
+
+export interface AccessControl {
+  /** First success wins; bad credentials throw AuthenticationError; undefined: unauthenticated and refused. */
+  authenticator: RequestAuthenticator;
+  /** The bearer-token authenticators alone, as TokenReview uses them. */
+  tokenAuthenticator: TokenAuthenticator;
+  /** system:masters first, then the configured chain. */
+  authorizer: Authorizer;
+}
