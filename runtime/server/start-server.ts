@@ -6,11 +6,12 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { namespaceLifecycle } from "../admission/namespace-lifecycle.js";
-import { admissionPolicyEnvironment, mastersAuthorizer } from "../admission/policy/policy-environment.js";
+import { admissionPolicyEnvironment } from "../admission/policy/policy-environment.js";
 import { validatingAdmissionPolicy } from "../admission/policy/validating-admission-policy.js";
 import { BearerTokenAuthenticator } from "../authn/bearer-token.js";
 import { StaticTokenAuthenticator } from "../authn/static-tokens.js";
 import { adminUser } from "../authn/user.js";
+import { celAuthorizer } from "../authz/cel-authorizer.js";
 import { PrivilegedGroupAuthorizer } from "../authz/privileged-groups.js";
 import { UnionAuthorizer } from "../authz/union.js";
 import { warningHeader } from "../codecs/field-validation.js";
@@ -100,7 +101,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   resources.addAdmission(namespaceLifecycle(resources));
   resources.addAdmission(
-    validatingAdmissionPolicy(resources, { environment: admissionPolicyEnvironment, authorizer: mastersAuthorizer }),
+    validatingAdmissionPolicy(resources, {
+      environment: admissionPolicyEnvironment,
+      authorizer: celAuthorizer(() => access.authorizer),
+    }),
   );
   const tokens = new StaticTokenAuthenticator([[adminToken, adminUser]]);
   const access: AccessControl = {
