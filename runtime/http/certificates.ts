@@ -1,10 +1,20 @@
-// A self-signed CA and a serving certificate signed by it, built with node:crypto alone (ECDSA P-256) so that
-// starting a server costs well under a millisecond of key work and needs no openssl or extra package.
-import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from "node:crypto";
+// A self-signed CA, a serving certificate and client certificates signed by it, built with node:crypto alone
+// (ECDSA P-256) so that starting a server costs well under a millisecond of key work and needs no openssl or
+// extra package.
+import {
+  createHash,
+  createPrivateKey,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  sign,
+  X509Certificate,
+} from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import {
   bitString,
   boolean,
+  children,
   contextTag,
   integer,
   octetString,
@@ -23,6 +33,13 @@ export interface ServingCertificates {
   /** PEM of the serving certificate and its PKCS#8 key. */
   cert: string;
   key: string;
+  /** PEM (PKCS#8) of the CA's key, which issues client certificates; absent when only the certificate is known. */
+  caKey?: string;
+}
+
+export interface ClientCertificate {
+  cert: string;
+  key: string;
 }
 
 export interface ServingNames {
@@ -31,11 +48,16 @@ export interface ServingNames {
 }
 
 const ecdsaWithSha256 = sequence(oid("1.2.840.10045.4.3.2"));
+const sha256WithRsa = sequence(oid("1.2.840.113549.1.1.11"), Buffer.from([0x05, 0x00]));
 const hour = 3_600_000;
 const year = 365 * 24 * hour;
 
-function name(commonName: string): Buffer {
-  return sequence(set(sequence(oid("2.5.4.3"), utf8String(commonName))));
+/** A distinguished name: one relative name per organization, then the common name (Go's pkix order). */
+function name(commonName: string, organizations: readonly string[] = []): Buffer {
+  return sequence(
+    ...organizations.map((o) => set(sequence(oid("2.5.4.10"), utf8String(o)))),
+    set(sequence(oid("2.5.4.3"), utf8String(commonName))),
+  );
 }
 
 function extension(id: string, critical: boolean, value: Buffer): Buffer {
@@ -63,9 +85,12 @@ function ipBytes(ip: string): Buffer {
   return out;
 }
 
+/** RFC 5280's key identifier (method 1, as openssl and Go compute it): SHA-1 of the public key's bits. */
 function keyId(publicKey: KeyObject): Buffer {
+  const bits = children(publicKey.export({ type: "spki", format: "der" }))[1]?.encoded ?? Buffer.alloc(0);
+  const lengthBytes = (bits[1] ?? 0) < 0x80 ? 1 : 1 + ((bits[1] ?? 0) & 0x7f);
   return createHash("sha1")
-    .update(publicKey.export({ type: "spki", format: "der" }))
+    .update(bits.subarray(1 + lengthBytes + 1))
     .digest();
 }
 
@@ -75,28 +100,38 @@ interface Issued {
   keyId: Buffer;
 }
 
+interface Issuer {
+  /** The issuer's subject, DER-encoded exactly as in its certificate. */
+  name: Buffer;
+  key: KeyObject;
+  keyId: Buffer;
+}
+
 function issue(
-  subject: string,
-  issuer: { name: string; key: KeyObject; keyId: Buffer } | undefined,
+  subject: Buffer,
+  issuer: Issuer | undefined,
   extensions: (ownKeyId: Buffer) => Buffer[],
   now: Date,
+  lifetime = 10 * year,
 ): Issued {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const ownKeyId = keyId(publicKey);
   const serial = randomBytes(16);
   serial[0] = (serial[0] ?? 0) & 0x7f;
+  const signer = issuer?.key ?? privateKey;
+  const algorithm = signer.asymmetricKeyType === "rsa" ? sha256WithRsa : ecdsaWithSha256;
   const tbs = sequence(
     contextTag(0, smallInteger(2), true),
     integer(serial),
-    ecdsaWithSha256,
-    name(issuer?.name ?? subject),
-    sequence(utcTime(new Date(now.getTime() - hour)), utcTime(new Date(now.getTime() + 10 * year))),
-    name(subject),
+    algorithm,
+    issuer?.name ?? subject,
+    sequence(utcTime(new Date(now.getTime() - hour)), utcTime(new Date(now.getTime() + lifetime))),
+    subject,
     publicKey.export({ type: "spki", format: "der" }),
     contextTag(3, sequence(...extensions(ownKeyId)), true),
   );
-  const signature = sign("sha256", tbs, issuer?.key ?? privateKey);
-  return { der: sequence(tbs, ecdsaWithSha256, bitString(signature)), key: privateKey, keyId: ownKeyId };
+  const signature = sign("sha256", tbs, signer);
+  return { der: sequence(tbs, algorithm, bitString(signature)), key: privateKey, keyId: ownKeyId };
 }
 
 function pem(der: Buffer): string {
@@ -106,7 +141,7 @@ function pem(der: Buffer): string {
 
 /** A CA named `kapi-ca` and a serving certificate for `names` (Go clients check only subjectAltName). */
 export function createServingCertificates(names: ServingNames, now = new Date()): ServingCertificates {
-  const caName = "kapi-ca";
+  const caName = name("kapi-ca");
   const ca = issue(
     caName,
     undefined,
@@ -122,7 +157,7 @@ export function createServingCertificates(names: ServingNames, now = new Date())
     ...names.ips.filter((ip) => isIPv4(ip) || isIPv6(ip)).map((ip) => contextTag(7, ipBytes(ip), false)),
   ];
   const serving = issue(
-    "kapi",
+    name("kapi"),
     { name: caName, key: ca.key, keyId: ca.keyId },
     () => [
       extension("2.5.29.15", true, keyUsage([0, 2])),
@@ -137,5 +172,42 @@ export function createServingCertificates(names: ServingNames, now = new Date())
     caCert: pem(ca.der),
     cert: pem(serving.der),
     key: serving.key.export({ type: "pkcs8", format: "pem" }).toString(),
+    caKey: ca.key.export({ type: "pkcs8", format: "pem" }).toString(),
   };
+}
+
+/** The subject of a certificate, DER-encoded as it stands (the issuer field of what it signs must match it). */
+function subjectOf(cert: X509Certificate): Buffer {
+  const tbs = children(cert.raw)[0]?.encoded ?? Buffer.alloc(0);
+  const fields = children(tbs);
+  const offset = fields[0]?.tag === 0xa0 ? 1 : 0;
+  const subject = fields[offset + 4]?.encoded;
+  if (subject === undefined) throw new Error("the CA certificate has no subject");
+  return subject;
+}
+
+/**
+ * A client certificate (CN the user, each O a group) signed by the CA, valid for a year: what a kubeconfig
+ * carries to authenticate with the client-certificate authenticator.
+ */
+export function issueClientCertificate(
+  ca: { cert: string; key: string },
+  user: { commonName: string; organizations?: readonly string[] },
+  now = new Date(),
+): ClientCertificate {
+  const caCert = new X509Certificate(ca.cert);
+  const issuer: Issuer = { name: subjectOf(caCert), key: createPrivateKey(ca.key), keyId: keyId(caCert.publicKey) };
+  const client = issue(
+    name(user.commonName, user.organizations),
+    issuer,
+    () => [
+      extension("2.5.29.15", true, keyUsage([0])),
+      extension("2.5.29.37", false, sequence(oid("1.3.6.1.5.5.7.3.2"))),
+      extension("2.5.29.19", true, sequence()),
+      extension("2.5.29.35", false, sequence(contextTag(0, issuer.keyId, false))),
+    ],
+    now,
+    year,
+  );
+  return { cert: pem(client.der), key: client.key.export({ type: "pkcs8", format: "pem" }).toString() };
 }

@@ -71,3 +71,22 @@ export function utcTime(date: Date): Buffer {
 export function contextTag(n: number, content: Buffer, constructed: boolean): Buffer {
   return tlv((constructed ? 0xa0 : 0x80) | n, content);
 }
+
+/** The elements of a constructed DER value (a SEQUENCE's items), each with its tag and whole encoding. */
+export function children(der: Buffer): { tag: number; encoded: Buffer }[] {
+  const header = (at: number): { length: number; start: number } => {
+    const first = der[at + 1] ?? 0;
+    if (first < 0x80) return { length: first, start: at + 2 };
+    let length = 0;
+    for (let i = 0; i < (first & 0x7f); i++) length = length * 256 + (der[at + 2 + i] ?? 0);
+    return { length, start: at + 2 + (first & 0x7f) };
+  };
+  const outer = header(0);
+  const out: { tag: number; encoded: Buffer }[] = [];
+  for (let at = outer.start; at < outer.start + outer.length; ) {
+    const { length, start } = header(at);
+    out.push({ tag: der[at] ?? 0, encoded: der.subarray(at, start + length) });
+    at = start + length;
+  }
+  return out;
+}

@@ -154,7 +154,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     url,
     kubeconfig: renderKubeconfig({
       server: url,
-      token: adminToken,
+      credential: { token: adminToken },
       ...(certificates ? { caCert: certificates.caCert } : {}),
     }),
     async close() {
