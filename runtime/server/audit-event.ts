@@ -2,6 +2,7 @@
 // object, the response code, and the annotations admission added (for example the
 // `validation.policy.admission.k8s.io/validation_failure` of an admission policy's Audit action).
 import { randomUUID } from "node:crypto";
+import { anonymousUser, type UserInfo } from "../authn/user.js";
 import type { RequestContext } from "./context.js";
 
 export interface AuditEvent {
@@ -12,7 +13,8 @@ export interface AuditEvent {
   stage: "ResponseComplete";
   requestURI: string;
   verb: string;
-  user: { username: string; groups: string[] };
+  user: AuditUser;
+  impersonatedUser?: AuditUser;
   sourceIPs: string[];
   userAgent?: string;
   objectRef?: {
@@ -27,6 +29,24 @@ export interface AuditEvent {
   requestReceivedTimestamp: string;
   stageTimestamp: string;
   annotations?: Record<string, string>;
+}
+
+/** authentication/v1 UserInfo as audit events carry it. */
+export interface AuditUser {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+function auditUser(user: UserInfo | undefined): AuditUser {
+  if (user === undefined) return { username: anonymousUser, groups: [] };
+  return {
+    username: user.name,
+    ...(user.uid === undefined || user.uid === "" ? {} : { uid: user.uid }),
+    groups: user.groups,
+    ...(user.extra === undefined || Object.keys(user.extra).length === 0 ? {} : { extra: user.extra }),
+  };
 }
 
 /** Where a server's audit events go (a log file, a test's array). */
@@ -47,7 +67,8 @@ export function auditEventOf(ctx: RequestContext, auditID: string, received: Dat
     stage: "ResponseComplete",
     requestURI: ctx.req.url ?? "/",
     verb: info?.verb ?? (ctx.req.method ?? "get").toLowerCase(),
-    user: { username: ctx.user?.name ?? "system:anonymous", groups: ctx.user?.groups ?? [] },
+    user: auditUser(ctx.authenticatedUser ?? ctx.user),
+    ...(ctx.authenticatedUser === undefined ? {} : { impersonatedUser: auditUser(ctx.user) }),
     sourceIPs: [ctx.req.socket?.remoteAddress ?? ""].filter((ip) => ip !== ""),
     responseStatus: { metadata: {}, code },
     requestReceivedTimestamp: microTime(received),

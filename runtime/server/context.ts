@@ -34,8 +34,10 @@ export interface RequestContext {
   info?: RequestInfo;
   /** The generated route a resource request matched, set by the requestInfo stage. */
   route?: RouteMatch;
-  /** Set by the authentication stage. */
+  /** Set by the authentication stage; the impersonation stage replaces it with the impersonated user. */
   user?: UserInfo;
+  /** The user authentication found, kept when impersonation replaced `user` (audit records both). */
+  authenticatedUser?: UserInfo;
   /** The request body, read (and bounded) by the limits stage. */
   body?: Buffer;
   /** Warnings for the response's Warning headers (admission policies add them), sent with success or error. */
