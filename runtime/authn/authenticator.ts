@@ -8,6 +8,10 @@ import type { UserInfo } from "./user.js";
 
 export interface AuthenticationRequest {
   headers: IncomingHttpHeaders;
+  /** The URL path (anonymous access may be limited to some paths). */
+  path?: string;
+  /** Each header's lines apart, as Node keeps them (`X-Remote-Group` repeated names several groups). */
+  headersDistinct?: Record<string, string[] | undefined>;
   /** The client certificate chain the TLS peer sent, leaf first; empty when none (or plain HTTP). Not verified. */
   peerCertificates(): readonly X509Certificate[];
 }
