@@ -1,10 +1,12 @@
 // A client for the webhooks kube-apiserver calls (token authentication, authorization): where and how to
 // connect comes from a kubeconfig file, as kube reads it for webhooks (the current context's cluster and
-// user; the cluster's server is the endpoint's whole URL). Requests are JSON POSTs with a time limit.
+// user; the cluster's server is the endpoint's whole URL). Requests are JSON POSTs with a time limit;
+// `postJsonWithRetry` retries the failures kube's webhook client retries, with its backoff.
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { dirname, resolve } from "node:path";
+import { isIPv6 } from "node:net";
+import { dirname, join, resolve } from "node:path";
 import { parse } from "yaml";
 
 export interface WebhookClient {
@@ -13,6 +15,9 @@ export interface WebhookClient {
   cert?: string;
   key?: string;
   token?: string;
+  /** Basic authentication, when the kubeconfig user has a username. */
+  username?: string;
+  password?: string;
   insecureSkipTlsVerify: boolean;
   serverName?: string;
 }
@@ -20,6 +25,8 @@ export interface WebhookClient {
 export interface WebhookResponse {
   status: number;
   body: unknown;
+  /** The Retry-After header in seconds, when the webhook sent one. */
+  retryAfterSeconds?: number;
 }
 
 type Named<T> = { name?: string } & T;
@@ -40,6 +47,10 @@ function material(entry: Record<string, unknown>, key: string, base: string): st
   if (data !== undefined) return Buffer.from(data, "base64").toString("utf8");
   const file = text(entry[key]);
   return file === undefined ? undefined : readFileSync(resolve(base, file), "utf8");
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** Reads a webhook's kubeconfig file; a file without a usable cluster is an error naming it. */
@@ -67,43 +78,82 @@ export function loadWebhookClient(path: string): WebhookClient {
   const tokenFile = text(user.tokenFile);
   const token =
     text(user.token) ?? (tokenFile === undefined ? undefined : readFileSync(resolve(base, tokenFile), "utf8").trim());
-  const ca = material(cluster, "certificate-authority", base);
-  const cert = material(user, "client-certificate", base);
-  const key = material(user, "client-key", base);
-  const serverName = text(cluster["tls-server-name"]);
+  const username = text(user.username);
   return {
     url: new URL(server),
     insecureSkipTlsVerify: cluster["insecure-skip-tls-verify"] === true,
-    ...(ca === undefined ? {} : { ca }),
-    ...(cert === undefined ? {} : { cert }),
-    ...(key === undefined ? {} : { key }),
-    ...(token === undefined ? {} : { token }),
-    ...(serverName === undefined ? {} : { serverName }),
+    ...optional("ca", material(cluster, "certificate-authority", base)),
+    ...optional("cert", material(user, "client-certificate", base)),
+    ...optional("key", material(user, "client-key", base)),
+    ...optional("token", token),
+    ...optional("username", username),
+    ...optional("password", username === undefined ? undefined : (text(user.password) ?? "")),
+    ...optional("serverName", text(cluster["tls-server-name"])),
   };
 }
 
-/** POSTs `body` as JSON; rejects on connection errors, a time-out, or a body that is not JSON. */
-export function postJson(client: WebhookClient, body: unknown, timeoutMs: number): Promise<WebhookResponse> {
-  const payload = Buffer.from(JSON.stringify(body));
+const serviceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+/**
+ * client-go's in-cluster configuration (the service's host and port from the environment, the service
+ * account's token and CA), calling `path` on that server.
+ */
+export function inClusterWebhookClient(
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+  dir = serviceAccountDir,
+): WebhookClient {
+  const host = env.KUBERNETES_SERVICE_HOST ?? "";
+  const port = env.KUBERNETES_SERVICE_PORT ?? "";
+  if (host === "" || port === "") {
+    throw new Error(
+      "unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined",
+    );
+  }
+  const token = readFileSync(join(dir, "token"), "utf8").trim();
+  let ca: string | undefined;
+  try {
+    ca = readFileSync(join(dir, "ca.crt"), "utf8");
+  } catch {
+    // client-go goes on without the CA (the system's roots then apply).
+  }
+  const authority = isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
+  return { url: new URL(path, `https://${authority}`), token, insecureSkipTlsVerify: false, ...optional("ca", ca) };
+}
+
+function headersFor(client: WebhookClient, payload: Buffer): Record<string, string | number> {
   const headers: Record<string, string | number> = {
     "content-type": "application/json",
     accept: "application/json",
     "content-length": payload.length,
   };
   if (client.token !== undefined) headers.authorization = `Bearer ${client.token}`;
+  else if (client.username !== undefined) {
+    headers.authorization = `Basic ${Buffer.from(`${client.username}:${client.password ?? ""}`).toString("base64")}`;
+  }
+  return headers;
+}
+
+function retryAfter(header: string | string[] | undefined): number | undefined {
+  const seconds = Number(Array.isArray(header) ? header[0] : header);
+  return header === undefined || !Number.isInteger(seconds) || seconds < 0 ? undefined : seconds;
+}
+
+/** POSTs `body` as JSON; rejects on connection errors, when `timeoutMs` passes, or on a body that is not JSON. */
+export function postJson(client: WebhookClient, body: unknown, timeoutMs: number): Promise<WebhookResponse> {
+  const payload = Buffer.from(JSON.stringify(body));
   const https = client.url.protocol === "https:";
   return new Promise((resolvePromise, reject) => {
     const options = {
       method: "POST",
-      headers,
-      timeout: timeoutMs,
+      headers: headersFor(client, payload),
       ...(https
         ? {
             rejectUnauthorized: !client.insecureSkipTlsVerify,
-            ...(client.ca === undefined ? {} : { ca: client.ca }),
-            ...(client.cert === undefined ? {} : { cert: client.cert }),
-            ...(client.key === undefined ? {} : { key: client.key }),
-            ...(client.serverName === undefined ? {} : { servername: client.serverName }),
+            ...optional("ca", client.ca),
+            ...optional("cert", client.cert),
+            ...optional("key", client.key),
+            ...optional("servername", client.serverName),
           }
         : {}),
     };
@@ -112,16 +162,67 @@ export function postJson(client: WebhookClient, body: unknown, timeoutMs: number
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("error", reject);
       res.on("end", () => {
+        clearTimeout(timer);
         const raw = Buffer.concat(chunks).toString("utf8");
+        const status = res.statusCode ?? 0;
         try {
-          resolvePromise({ status: res.statusCode ?? 0, body: raw === "" ? undefined : JSON.parse(raw) });
+          resolvePromise({
+            status,
+            body: raw === "" ? undefined : JSON.parse(raw),
+            ...optional("retryAfterSeconds", retryAfter(res.headers["retry-after"])),
+          });
         } catch {
-          reject(new Error(`the webhook answered ${res.statusCode} with a body that is not JSON`));
+          reject(new Error(`the webhook answered ${status} with a body that is not JSON`));
         }
       });
     });
-    req.on("timeout", () => req.destroy(new Error(`the webhook did not answer within ${timeoutMs}ms`)));
-    req.on("error", reject);
+    // The limit covers the whole exchange, not only idle time on the socket.
+    const timer = setTimeout(
+      () => req.destroy(new Error(`the webhook did not answer within ${timeoutMs}ms`)),
+      timeoutMs,
+    );
+    req.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     req.end(payload);
   });
+}
+
+/** kube's webhook retry backoff (DefaultRetryBackoffWithInitialDelay(500ms)): 5 attempts, ×1.5, 20% jitter. */
+export interface RetryBackoff {
+  initialDelayMs: number;
+  factor: number;
+  jitter: number;
+  attempts: number;
+}
+
+export const defaultRetryBackoff: RetryBackoff = { initialDelayMs: 500, factor: 1.5, jitter: 0.2, attempts: 5 };
+
+/** What kube's DefaultShouldRetry retries: a reset connection, 429, 500, 504, or an answer asking for a retry. */
+function shouldRetry(outcome: WebhookResponse | Error): boolean {
+  if (outcome instanceof Error) return (outcome as NodeJS.ErrnoException).code === "ECONNRESET";
+  return [429, 500, 504].includes(outcome.status) || outcome.retryAfterSeconds !== undefined;
+}
+
+const isSuccess = (r: WebhookResponse) => r.status >= 200 && r.status < 300;
+
+/** `postJson`, retried with backoff while the failure is one kube retries; the last answer or error stands. */
+export async function postJsonWithRetry(
+  client: WebhookClient,
+  body: unknown,
+  timeoutMs: number,
+  backoff: RetryBackoff = defaultRetryBackoff,
+): Promise<WebhookResponse> {
+  let delay = backoff.initialDelayMs;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await postJson(client, body, timeoutMs).catch((error: Error) => error);
+    const done = !(outcome instanceof Error) && isSuccess(outcome);
+    if (done || attempt >= backoff.attempts || !shouldRetry(outcome)) {
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    }
+    await new Promise((r) => setTimeout(r, delay * (1 + Math.random() * backoff.jitter)));
+    delay *= backoff.factor;
+  }
 }
