@@ -11,3 +11,4 @@ function coreKind(resource: string): ServedKind {
 export const namespaces = coreKind("namespaces");
 export const serviceAccounts = coreKind("serviceaccounts");
 export const configMaps = coreKind("configmaps");
+export const secrets = coreKind("secrets");

@@ -2,13 +2,20 @@
 // switched off (tests that want to watch raw deletion semantics turn off the garbage collector, for
 // instance). Controllers never throw: failures are logged and retried with backoff until stop().
 import type { ResourceApi } from "../resources/resource-api.js";
+import { BootstrapSigner } from "./bootstrap-signer.js";
+import { ClusterRoleAggregationController } from "./cluster-role-aggregation.js";
+import { controllerEnabled, defaultControllers, knownControllers } from "./controller-selection.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { RootCaPublisher } from "./root-ca-publisher.js";
 import { ServiceAccountController } from "./service-account-controller.js";
 import { SystemNamespaces } from "./system-namespaces.js";
+import { TokenCleaner } from "./token-cleaner.js";
 
-/** Every controller runs unless set to false. */
+/**
+ * Per-controller overrides: false turns one off, true on; unset leaves it to the `--controllers` list
+ * (by default every controller but the bootstrap signer and the token cleaner, as in kube-controller-manager).
+ */
 export interface ControllerSwitches {
   /** default, kube-system, kube-public and kube-node-lease, created at start and when deleted. */
   systemNamespaces?: boolean;
@@ -19,13 +26,34 @@ export interface ControllerSwitches {
   serviceAccounts?: boolean;
   /** The `kube-root-ca.crt` ConfigMap in each namespace; runs only when a CA certificate is given. */
   rootCa?: boolean;
+  /** The rules of ClusterRoles with an aggregationRule. */
+  clusterRoleAggregation?: boolean;
+  /** Signatures of bootstrap tokens in the `cluster-info` ConfigMap of kube-public. */
+  bootstrapSigner?: boolean;
+  /** Deletes expired bootstrap token Secrets. */
+  tokenCleaner?: boolean;
 }
+
+/** The kube-controller-manager name each switch answers to in `--controllers`. */
+const controllerNames: Record<Exclude<keyof ControllerSwitches, "systemNamespaces">, string> = {
+  garbageCollector: "garbage-collector-controller",
+  namespaces: "namespace-controller",
+  serviceAccounts: "serviceaccount-controller",
+  rootCa: "root-ca-certificate-publisher-controller",
+  clusterRoleAggregation: "clusterrole-aggregation-controller",
+  bootstrapSigner: "bootstrap-signer-controller",
+  tokenCleaner: "token-cleaner-controller",
+};
 
 export interface StartControllersOptions {
   /** PEM of the CA that signed the serving certificate, published as `ca.crt`. */
   caCert?: string;
+  /** The server's URL as clients reach it (the `cluster-info` kubeconfig); the bootstrap signer needs it. */
+  server?: string;
   log: (message: string, error: unknown) => void;
   enabled?: ControllerSwitches;
+  /** A parsed `--controllers` list (controller-selection.ts); default `*`. */
+  selection?: readonly string[];
 }
 
 export interface RunningControllers {
@@ -37,7 +65,14 @@ export interface RunningControllers {
 
 export function startControllers(api: ResourceApi, options: StartControllersOptions): RunningControllers {
   const enabled = options.enabled ?? {};
-  const on = (name: keyof ControllerSwitches) => enabled[name] !== false;
+  const selection = options.selection ?? defaultControllers;
+  const on = (name: keyof ControllerSwitches) => {
+    const forced = enabled[name];
+    if (forced !== undefined || name === "systemNamespaces") return forced !== false;
+    const kcmName = controllerNames[name];
+    const descriptor = knownControllers.find((c) => c.name === kcmName);
+    return controllerEnabled(kcmName, selection, descriptor?.disabledByDefault ?? false);
+  };
   const abort = new AbortController();
   const context = { signal: abort.signal, log: options.log };
   const runs: Promise<void>[] = [];
@@ -66,6 +101,19 @@ export function startControllers(api: ResourceApi, options: StartControllersOpti
   if (on("rootCa") && options.caCert !== undefined) {
     const publisher = new RootCaPublisher(api, options.caCert, context);
     start("root CA certificate publisher", () => publisher.run());
+  }
+
+  if (on("clusterRoleAggregation")) {
+    const aggregation = new ClusterRoleAggregationController(api, context);
+    start("clusterrole aggregation controller", () => aggregation.run());
+  }
+  if (on("tokenCleaner")) {
+    const cleaner = new TokenCleaner(api, context);
+    start("token cleaner", () => cleaner.run());
+  }
+  if (on("bootstrapSigner") && options.caCert !== undefined && options.server !== undefined) {
+    const signer = new BootstrapSigner(api, { server: options.server, caCert: options.caCert }, context);
+    start("bootstrap signer", () => signer.run());
   }
 
   return {
