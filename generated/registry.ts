@@ -9,6 +9,7 @@ import { strategy as daemonSetStrategy } from "../runtime/strategies/daemon-set.
 import { strategy as deploymentStrategy } from "../runtime/strategies/deployment.js";
 import { strategy as jobStrategy } from "../runtime/strategies/job.js";
 import { strategy as leaseStrategy } from "../runtime/strategies/lease.js";
+import { strategy as localSubjectAccessReviewStrategy } from "../runtime/strategies/local-subject-access-review.js";
 import { strategy as namespaceStrategy } from "../runtime/strategies/namespace.js";
 import { strategy as podStrategy } from "../runtime/strategies/pod.js";
 import { strategy as podTemplateStrategy } from "../runtime/strategies/pod-template.js";
@@ -17,9 +18,14 @@ import { strategy as replicationControllerStrategy } from "../runtime/strategies
 import { strategy as roleStrategy } from "../runtime/strategies/role.js";
 import { strategy as roleBindingStrategy } from "../runtime/strategies/role-binding.js";
 import { strategy as secretStrategy } from "../runtime/strategies/secret.js";
+import { strategy as selfSubjectAccessReviewStrategy } from "../runtime/strategies/self-subject-access-review.js";
+import { strategy as selfSubjectReviewStrategy } from "../runtime/strategies/self-subject-review.js";
+import { strategy as selfSubjectRulesReviewStrategy } from "../runtime/strategies/self-subject-rules-review.js";
 import { strategy as serviceStrategy } from "../runtime/strategies/service.js";
 import { strategy as serviceAccountStrategy } from "../runtime/strategies/service-account.js";
 import { strategy as statefulSetStrategy } from "../runtime/strategies/stateful-set.js";
+import { strategy as subjectAccessReviewStrategy } from "../runtime/strategies/subject-access-review.js";
+import { strategy as tokenReviewStrategy } from "../runtime/strategies/token-review.js";
 import { strategy as validatingAdmissionPolicyStrategy } from "../runtime/strategies/validating-admission-policy.js";
 
 export const kinds: readonly KindRecord[] = [
@@ -608,6 +614,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: selfSubjectReviewStrategy,
   },
   {
     group: "authentication.k8s.io",
@@ -638,6 +645,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: tokenReviewStrategy,
   },
   {
     group: "authorization.k8s.io",
@@ -660,6 +668,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: localSubjectAccessReviewStrategy,
   },
   {
     group: "authorization.k8s.io",
@@ -682,6 +691,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: selfSubjectAccessReviewStrategy,
   },
   {
     group: "authorization.k8s.io",
@@ -704,6 +714,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: selfSubjectRulesReviewStrategy,
   },
   {
     group: "authorization.k8s.io",
@@ -726,6 +737,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: subjectAccessReviewStrategy,
   },
   {
     group: "autoscaling",

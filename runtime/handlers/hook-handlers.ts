@@ -6,6 +6,7 @@ import { methodNotSupported } from "../errors/status-error.js";
 import { byGroupVersionKind } from "../registry/lookup.js";
 import { groupResource } from "../resources/kinds.js";
 import type { Target } from "../resources/resource-api.js";
+import { checkNamespace, checkTypeMeta } from "../resources/type-meta.js";
 import type { RequestContext } from "../server/context.js";
 import { pathNotFound } from "../server/generic-errors.js";
 import type { HookRequest } from "../strategies/hook-request.js";
@@ -20,6 +21,10 @@ function hookRequest(ctx: RequestContext, target: Target, dryRun: boolean): Hook
     ...(target.namespace === undefined ? {} : { namespace: target.namespace }),
     ...(target.name === undefined ? {} : { name: target.name }),
     dryRun,
+    warn(text) {
+      ctx.warnings ??= [];
+      ctx.warnings.push(text);
+    },
     access: ctx.server.access,
     resources: ctx.server.resources,
   };
@@ -32,6 +37,8 @@ export async function answerCreate(ctx: RequestContext, target: Target): Promise
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
   const { object, warnings } = readRequestObject(ctx, target.kind, query.fieldValidation);
+  checkTypeMeta(object, target.kind);
+  checkNamespace(object, target.kind, target.namespace);
   const answered = await answer(object, hookRequest(ctx, target, query.dryRun));
   sendObject(ctx, format, 201, target.kind, answered, { warnings });
   return true;

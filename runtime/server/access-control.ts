@@ -2,6 +2,7 @@
 // asks, and the authorizer chain. startServer builds one from its options (docs/authentication.md,
 // docs/authorization.md).
 import type { RequestAuthenticator, TokenAuthenticator } from "../authn/authenticator.js";
+import type { ServiceAccountTokenIssuer } from "../authn/service-account/token-issuer.js";
 import type { Authorizer } from "../authz/authorizer.js";
 
 export interface AccessControl {
@@ -11,4 +12,6 @@ export interface AccessControl {
   tokenAuthenticator: TokenAuthenticator;
   /** system:masters first, then the configured chain. */
   authorizer: Authorizer;
+  /** Signs the tokens of `serviceaccounts/<name>/token`; absent: the subresource is not served (404). */
+  serviceAccountTokens?: ServiceAccountTokenIssuer;
 }

@@ -1,5 +1,6 @@
 // What a request carries through the pipeline, and the per-server state the stages read.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { OpenIDMetadata } from "../authn/service-account/openid-metadata.js";
 import type { UserInfo } from "../authn/user.js";
 import type { ErrorLog } from "../http/write-error.js";
 import type { OpenApiDocuments } from "../openapi/openapi-documents.js";
@@ -19,6 +20,8 @@ export interface ServerState {
   address: string;
   health: HealthChecks;
   log: ErrorLog;
+  /** The service account issuer's discovery documents (`/.well-known/openid-configuration`, `/openid/v1/jwks`). */
+  openIdMetadata?: OpenIDMetadata;
   /** The OpenAPI documents this server serves; group/versions registered at run time change them. */
   openapi: OpenApiDocuments;
   /** Every resource verb, shared by the handlers and the in-server controllers. */

@@ -1,44 +1,45 @@
 // Starts one isolated kapi server: HTTPS (or plain HTTP) on 127.0.0.1 and a free port unless told otherwise,
-// with a fresh admin token and, unless given, a fresh self-signed CA and serving certificate.
+// with a fresh admin token and, unless given, a fresh self-signed CA and serving certificate, an admin client
+// certificate from that CA, and a fresh service account signing key.
 
-import { randomBytes } from "node:crypto";
+import { type KeyObject, randomBytes } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { namespaceLifecycle } from "../admission/namespace-lifecycle.js";
 import { admissionPolicyEnvironment } from "../admission/policy/policy-environment.js";
 import { validatingAdmissionPolicy } from "../admission/policy/validating-admission-policy.js";
-import { BearerTokenAuthenticator } from "../authn/bearer-token.js";
-import { StaticTokenAuthenticator } from "../authn/static-tokens.js";
+import { generateSigningKey } from "../authn/service-account/keys.js";
+import { openIDMetadata } from "../authn/service-account/openid-metadata.js";
 import { adminUser } from "../authn/user.js";
+import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { celAuthorizer } from "../authz/cel-authorizer.js";
-import { PrivilegedGroupAuthorizer } from "../authz/privileged-groups.js";
-import { UnionAuthorizer } from "../authz/union.js";
+import { reconcileBootstrapPolicy } from "../authz/rbac/reconcile-bootstrap-policy.js";
 import { warningHeader } from "../codecs/field-validation.js";
 import { type ControllerSwitches, startControllers } from "../controllers/start-controllers.js";
-import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
+import { createServingCertificates, issueClientCertificate, type ServingCertificates } from "../http/certificates.js";
 import { renderKubeconfig } from "../http/kubeconfig.js";
 import { type ErrorLog, writeError } from "../http/write-error.js";
 import { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import { ResourceApi } from "../resources/resource-api.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import type { Store } from "../storage/store.js";
-import type { AccessControl } from "./access-control.js";
 import type { AuditSink } from "./audit-event.js";
 import type { RequestContext, ServerState } from "./context.js";
 import { type HealthCheck, ping, shutdownCheck } from "./endpoints/health.js";
 import { pipeline, runStages } from "./pipeline.js";
+import { type AuthenticationFlags, startAccessControl } from "./start-access-control.js";
 
 export interface StartServerOptions {
   /** Address to listen on; default 127.0.0.1. */
   host?: string;
   /** Port to listen on; default 0, a free port. */
   port?: number;
-  /** Serve plain HTTP instead of HTTPS. */
+  /** Serve plain HTTP instead of HTTPS (no client certificates then: the admin kubeconfig carries the token). */
   insecure?: boolean;
   /** Certificates to serve with; default a new self-signed CA and serving certificate. */
   certificates?: ServingCertificates;
-  /** Admin bearer token; default 32 random bytes. */
+  /** Admin bearer token (a system:masters credential, always accepted); default 32 random bytes. */
   adminToken?: string;
   /** Where unexpected errors and failed health checks are reported; default console.error. */
   log?: ErrorLog;
@@ -47,18 +48,27 @@ export interface StartServerOptions {
   /** How long watch history stays servable; default 5 minutes. */
   watchHistoryWindowMs?: number;
   /**
-   * The in-server controllers (docs/controllers.md): all on by default; `false` turns off all but the
-   * system namespaces kube-apiserver itself creates, an object switches them one by one.
+   * The in-server controllers (docs/controllers.md): `true` (default) runs kube-controller-manager's default
+   * set, `false` all but the system namespaces kube-apiserver itself creates, an object switches them one by
+   * one, and a list selects them as kube-controller-manager's `--controllers` does.
    */
-  controllers?: boolean | ControllerSwitches;
+  controllers?: boolean | ControllerSwitches | readonly string[];
   /** Receives one audit.k8s.io/v1 Event per request (Metadata level); no auditing without it. */
   audit?: AuditSink;
+  /** kube-apiserver's authentication flags (docs/authentication.md). */
+  authentication?: AuthenticationFlags;
+  /** kube-apiserver's authorization flags (docs/authorization.md); default `--authorization-mode=Node,RBAC`. */
+  authorization?: AuthorizationOptions;
+  /** Signs service account tokens unless `--service-account-signing-key-file` is given; default a new key. */
+  serviceAccountSigningKey?: KeyObject;
 }
 
 export interface RunningServer {
   url: string;
-  /** An admin kubeconfig for this server (YAML text). */
+  /** An admin kubeconfig for this server (YAML text): a system:masters client certificate, or the token. */
   kubeconfig: string;
+  /** The admin bearer token. */
+  adminToken: string;
   close(): Promise<void>;
 }
 
@@ -80,12 +90,17 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-function controllerSwitches(option: boolean | ControllerSwitches | undefined): ControllerSwitches {
-  if (option === undefined || option === true) return {};
+function controllerOptions(option: StartServerOptions["controllers"]): {
+  enabled: ControllerSwitches;
+  selection?: readonly string[];
+} {
+  if (option === undefined || option === true) return { enabled: {} };
   if (option === false) {
-    return { garbageCollector: false, namespaces: false, serviceAccounts: false, rootCa: false };
+    const off = { garbageCollector: false, namespaces: false, serviceAccounts: false, rootCa: false };
+    return { enabled: { ...off, clusterRoleAggregation: false, bootstrapSigner: false, tokenCleaner: false } };
   }
-  return option;
+  if (Array.isArray(option)) return { enabled: {}, selection: option as readonly string[] };
+  return { enabled: option as ControllerSwitches };
 }
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
@@ -99,19 +114,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     store,
     ...(options.watchHistoryWindowMs === undefined ? {} : { historyWindowMs: options.watchHistoryWindowMs }),
   });
+  const certificates = options.insecure
+    ? undefined
+    : (options.certificates ?? createServingCertificates(servingNames(host)));
   resources.addAdmission(namespaceLifecycle(resources));
+  const accessControl = startAccessControl(resources, {
+    ...(options.authentication === undefined ? {} : { authentication: options.authentication }),
+    ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
+    adminToken,
+    ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
+    serviceAccountSigningKey: options.serviceAccountSigningKey ?? generateSigningKey(),
+    log,
+  });
+  const access = accessControl.access;
   resources.addAdmission(
     validatingAdmissionPolicy(resources, {
       environment: admissionPolicyEnvironment,
       authorizer: celAuthorizer(() => access.authorizer),
     }),
   );
-  const tokens = new StaticTokenAuthenticator([[adminToken, adminUser]]);
-  const access: AccessControl = {
-    authenticator: new BearerTokenAuthenticator(tokens),
-    tokenAuthenticator: tokens,
-    authorizer: new UnionAuthorizer([new PrivilegedGroupAuthorizer()]),
-  };
   const state: ServerState = {
     access,
     address: "",
@@ -130,31 +151,56 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
   };
 
-  const certificates = options.insecure
-    ? undefined
-    : (options.certificates ?? createServingCertificates(servingNames(host)));
   const server: Server = certificates
-    ? createHttpsServer({ cert: certificates.cert, key: certificates.key }, handle)
+    ? createHttpsServer({ cert: certificates.cert, key: certificates.key, ...accessControl.tlsOptions }, handle)
     : createHttpServer(handle);
-  const controllers = startControllers(resources, {
-    log,
-    ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
-    enabled: controllerSwitches(options.controllers),
-  });
-  // The system namespaces exist before the first request is served.
-  await controllers.ready;
   const address = await listen(server, options.port ?? 0, host);
   // A wildcard address is not one a client can dial; the certificate names 127.0.0.1.
   const reachable = address.address === "0.0.0.0" || address.address === "::" ? "127.0.0.1" : address.address;
   const hostPart = reachable.includes(":") ? `[${reachable}]` : reachable;
   state.address = `${hostPart}:${address.port}`;
   const url = `${certificates ? "https" : "http"}://${state.address}`;
+  try {
+    state.openIdMetadata = await openIDMetadata({
+      issuer: accessControl.serviceAccounts.issuer.issuer,
+      ...(options.authentication?.serviceAccountJwksUri === undefined
+        ? {}
+        : { jwksUri: options.authentication.serviceAccountJwksUri }),
+      externalAddress: state.address,
+      keys: accessControl.serviceAccounts.keys,
+    });
+  } catch (error) {
+    // kube serves no discovery documents for an issuer that is not an https URL, and goes on.
+    log("service account issuer discovery not served", error);
+  }
 
+  const controllers = startControllers(resources, {
+    log,
+    ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
+    server: url,
+    ...controllerOptions(options.controllers),
+  });
+  // The system namespaces exist, and the default roles with them, before the server counts as started.
+  await controllers.ready;
+  if (accessControl.rbac) await reconcileBootstrapPolicy(resources);
+  await accessControl.ready;
+
+  const credential =
+    certificates?.caKey === undefined
+      ? { token: adminToken }
+      : issueClientCertificate(
+          { cert: certificates.caCert, key: certificates.caKey },
+          {
+            commonName: adminUser.name,
+            organizations: [...adminUser.groups.filter((g) => g !== "system:authenticated")],
+          },
+        );
   return {
     url,
+    adminToken,
     kubeconfig: renderKubeconfig({
       server: url,
-      credential: { token: adminToken },
+      credential,
       ...(certificates ? { caCert: certificates.caCert } : {}),
     }),
     async close() {
@@ -164,6 +210,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         server.closeAllConnections();
       });
       await controllers.stop();
+      await accessControl.close();
       resources.close();
       await store.close();
     },

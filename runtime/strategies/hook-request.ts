@@ -11,6 +11,8 @@ export interface HookRequest {
   namespace?: string;
   name?: string;
   dryRun: boolean;
+  /** Adds an HTTP Warning header to the response. */
+  warn(text: string): void;
   access: AccessControl;
   resources: ResourceApi;
 }

@@ -43,7 +43,7 @@ describe.skipIf(!haveKubectl)("kubectl with kapi's OpenAPI documents", () => {
   const raw = (method: string, path: string, body: unknown) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const data = /certificate-authority-data: (\S+)/.exec(s.server.kubeconfig)?.[1] ?? "";
-      const token = /token: (\S+)/.exec(s.server.kubeconfig)?.[1] ?? "";
+      const token = s.server.adminToken;
       const text = JSON.stringify(body);
       const req = request(
         `${s.server.url}${path}`,

@@ -1,6 +1,14 @@
-// The endpoints outside the resource API: version, discovery, OpenAPI and health. Each is read-only (GET or
+// The endpoints outside the resource API: version, discovery, OpenAPI, health and the service account
+// issuer's OIDC discovery. Each is read-only (GET or
 // HEAD); another method on a known path is 405, an unknown path 404.
 
+import {
+  jwksContentType,
+  jwksPath,
+  openIDCacheControl,
+  openIDConfigurationContentType,
+  openIDConfigurationPath,
+} from "../../authn/service-account/openid-metadata.js";
 import { notAcceptable } from "../../errors/status-error.js";
 import { formatMediaType, type MediaType, negotiate } from "../../http/accept.js";
 import { writeJson, writeText } from "../../http/respond.js";
@@ -63,6 +71,16 @@ function healthEndpoint(endpoint: HealthEndpoint, checkName?: string): Endpoint 
   };
 }
 
+/** The service account issuer's discovery documents, when the server publishes them. */
+function openIdEndpoint(document: "configuration" | "jwks", contentType: string): Endpoint {
+  return async (ctx) => {
+    const metadata = ctx.server.openIdMetadata;
+    if (metadata === undefined) throw pathNotFound();
+    ctx.res.setHeader("Cache-Control", openIDCacheControl);
+    writeJson(ctx.res, 200, metadata[document], contentType);
+  };
+}
+
 const fixed = new Map<string, Endpoint>([
   ["/version", jsonEndpoint(() => versionBody)],
   ["/api", discoveryRoot("/api", (ctx) => apiVersionsBody(ctx.server.address))],
@@ -70,6 +88,8 @@ const fixed = new Map<string, Endpoint>([
   ["/livez", healthEndpoint("livez")],
   ["/readyz", healthEndpoint("readyz")],
   ["/healthz", healthEndpoint("healthz")],
+  [openIDConfigurationPath, openIdEndpoint("configuration", openIDConfigurationContentType)],
+  [jwksPath, openIdEndpoint("jwks", jwksContentType)],
 ]);
 
 /** The endpoint serving `path`, or undefined when nothing outside the resource API does. */

@@ -28,8 +28,13 @@ function peerCertificates(req: IncomingMessage): readonly X509Certificate[] {
   return chain;
 }
 
-export function authenticationRequest(req: IncomingMessage): AuthenticationRequest {
-  return { headers: req.headers, peerCertificates: () => peerCertificates(req) };
+export function authenticationRequest(req: IncomingMessage, path: string): AuthenticationRequest {
+  return {
+    headers: req.headers,
+    path,
+    headersDistinct: req.headersDistinct,
+    peerCertificates: () => peerCertificates(req),
+  };
 }
 
 export const authentication: Stage = {
@@ -37,7 +42,7 @@ export const authentication: Stage = {
   async run(ctx, next) {
     let result: Awaited<ReturnType<typeof ctx.server.access.authenticator.authenticate>>;
     try {
-      result = await ctx.server.access.authenticator.authenticate(authenticationRequest(ctx.req));
+      result = await ctx.server.access.authenticator.authenticate(authenticationRequest(ctx.req, ctx.url.pathname));
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
       throw unauthorized();

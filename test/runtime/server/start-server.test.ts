@@ -27,10 +27,16 @@ describe("startServer over plain HTTP", () => {
     expect(server.kubeconfig).toContain(`token: ${token}\n`);
   });
 
-  it("answers 401 without the admin token", async () => {
-    const res = await fetch(`${server.url}/version`);
-    expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ kind: "Status", reason: "Unauthorized", code: 401 });
+  it("answers 401 to a wrong token and serves anonymous requests as the default roles allow", async () => {
+    const wrong = await fetch(`${server.url}/version`, { headers: { authorization: "Bearer wrong" } });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ kind: "Status", reason: "Unauthorized", code: 401 });
+    expect((await fetch(`${server.url}/version`)).status).toBe(200);
+    const pods = await fetch(`${server.url}/api/v1/namespaces/default/pods`);
+    expect(pods.status).toBe(403);
+    expect(((await pods.json()) as { message: string }).message).toBe(
+      'pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "default"',
+    );
   });
 
   it("serves /version", async () => {
@@ -93,6 +99,11 @@ describe("startServer over HTTPS", () => {
     try {
       const ca = caFrom(server.kubeconfig);
       expect(new X509Certificate(ca).ca).toBe(true);
+      // Over TLS the admin authenticates with a system:masters client certificate from the same CA.
+      const cert = /client-certificate-data: (\S+)/.exec(server.kubeconfig)?.[1] ?? "";
+      const admin = new X509Certificate(Buffer.from(cert, "base64"));
+      expect(admin.subject).toBe("O=system:masters\nCN=kapi-admin");
+      expect(admin.checkIssued(new X509Certificate(ca))).toBe(true);
       const body = await new Promise<string>((resolve, reject) => {
         const req = request(
           `${server.url}/readyz?verbose`,
