@@ -2,7 +2,6 @@
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -19,6 +18,17 @@ commands:
     --plain-http         serve HTTP instead of HTTPS
     --storage KIND       sqlite (default, <data-dir>/kapi.db) or memory
     --audit-log-path F   append one audit.k8s.io/v1 Event per request (Metadata level) to F
+    --controllers LIST   kube-controller-manager's selection (*, name, -name; default *)
+    authentication (docs/authentication.md):
+      --anonymous-auth, --client-ca-file, --token-auth-file, --enable-bootstrap-token-auth,
+      --authentication-config, --requestheader-client-ca-file, --requestheader-allowed-names,
+      --requestheader-{username,uid,group}-headers, --requestheader-extra-headers-prefix,
+      --authentication-token-webhook-{config-file,version,cache-ttl}, --api-audiences,
+      --service-account-{issuer,key-file,signing-key-file,max-token-expiration,
+      extend-token-expiration,lookup,jwks-uri}
+    authorization (docs/authorization.md; default --authorization-mode=Node,RBAC):
+      --authorization-mode, --authorization-config, --authorization-policy-file,
+      --authorization-webhook-{config-file,version,cache-authorized-ttl,cache-unauthorized-ttl}
 `;
 
 function runGenerator(args: string[]): number {
@@ -29,34 +39,11 @@ function runGenerator(args: string[]): number {
 }
 
 async function runServe(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      "secure-port": { type: "string", default: "6443" },
-      "bind-address": { type: "string", default: "127.0.0.1" },
-      "data-dir": { type: "string", default: "./kapi-data" },
-      "cert-dir": { type: "string" },
-      "plain-http": { type: "boolean", default: false },
-      storage: { type: "string", default: "sqlite" },
-      "audit-log-path": { type: "string" },
-    },
-  });
-  const storage = values.storage;
-  if (storage !== "sqlite" && storage !== "memory") throw new Error(`invalid --storage ${storage}: sqlite or memory`);
-  const port = Number(values["secure-port"]);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`invalid --secure-port ${values["secure-port"]}`);
   // Loaded here so that `kapi generate` does not pay for the server's modules.
+  const { parseServeFlags } = await import("./serve-flags.js");
+  const options = parseServeFlags(args);
   const { serve } = await import("../server/serve.js");
-  const { server, kubeconfigPath } = await serve({
-    securePort: port,
-    bindAddress: values["bind-address"],
-    dataDir: values["data-dir"],
-    ...(values["cert-dir"] === undefined ? {} : { certDir: values["cert-dir"] }),
-    plainHttp: values["plain-http"],
-    storage,
-    ...(values["audit-log-path"] === undefined ? {} : { auditLogPath: values["audit-log-path"] }),
-  });
+  const { server, kubeconfigPath } = await serve(options);
   console.log(`kapi serving on ${server.url}`);
   console.log(`admin kubeconfig: ${kubeconfigPath}`);
   console.log(`try: kubectl --kubeconfig ${kubeconfigPath} api-resources`);

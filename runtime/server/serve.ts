@@ -1,12 +1,15 @@
-// `kapi serve`: a long-running server whose CA and serving certificate live in the cert directory (made on first
-// start, reused after) and whose admin kubeconfig is written into the data directory at every start.
+// `kapi serve`: a long-running server whose CA, serving certificate and service account signing key live in the
+// cert directory (made on first start, reused after) and whose admin kubeconfig is written into the data directory at every start.
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { loadOrCreateSigningKey } from "../authn/service-account/keys.js";
+import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/store.js";
 import type { AuditSink } from "./audit-event.js";
+import type { AuthenticationFlags } from "./start-access-control.js";
 import { type RunningServer, startServer } from "./start-server.js";
 
 export interface ServeOptions {
@@ -20,6 +23,12 @@ export interface ServeOptions {
   storage?: "sqlite" | "memory";
   /** Append audit events as JSON lines to this file. */
   auditLogPath?: string;
+  /** kube-apiserver's authentication flags. */
+  authentication?: AuthenticationFlags;
+  /** kube-apiserver's authorization flags; default `--authorization-mode=Node,RBAC`. */
+  authorization?: AuthorizationOptions;
+  /** A parsed `--controllers` list. */
+  controllers?: readonly string[];
 }
 
 export interface Serving {
@@ -30,10 +39,17 @@ export interface Serving {
 const servingDns = ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"];
 
 function loadOrCreateCertificates(dir: string, bindAddress: string): ServingCertificates {
-  const paths = { caCert: join(dir, "ca.crt"), cert: join(dir, "apiserver.crt"), key: join(dir, "apiserver.key") };
+  const paths = {
+    caCert: join(dir, "ca.crt"),
+    caKey: join(dir, "ca.key"),
+    cert: join(dir, "apiserver.crt"),
+    key: join(dir, "apiserver.key"),
+  };
+  // A directory from before the CA key was kept is made anew: the admin certificate needs the key.
   if (Object.values(paths).every((p) => existsSync(p))) {
     return {
       caCert: readFileSync(paths.caCert, "utf8"),
+      caKey: readFileSync(paths.caKey, "utf8"),
       cert: readFileSync(paths.cert, "utf8"),
       key: readFileSync(paths.key, "utf8"),
     };
@@ -44,6 +60,7 @@ function loadOrCreateCertificates(dir: string, bindAddress: string): ServingCert
   writeFileSync(paths.caCert, created.caCert);
   writeFileSync(paths.cert, created.cert);
   writeFileSync(paths.key, created.key, { mode: 0o600 });
+  writeFileSync(paths.caKey, created.caKey ?? "", { mode: 0o600 });
   return created;
 }
 
@@ -60,14 +77,19 @@ function openStore(kind: "sqlite" | "memory", dataDir: string): Store {
 export async function serve(options: ServeOptions): Promise<Serving> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const certDir = options.certDir ?? join(dataDir, "pki");
   const server = await startServer({
     store: openStore(options.storage ?? "sqlite", dataDir),
+    ...(options.authentication === undefined ? {} : { authentication: options.authentication }),
+    ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
+    ...(options.controllers === undefined ? {} : { controllers: options.controllers }),
+    serviceAccountSigningKey: loadOrCreateSigningKey(certDir),
     ...(options.auditLogPath === undefined ? {} : { audit: auditLog(resolve(options.auditLogPath)) }),
     host: options.bindAddress,
     port: options.securePort,
     ...(options.plainHttp
       ? { insecure: true }
-      : { certificates: loadOrCreateCertificates(options.certDir ?? join(dataDir, "pki"), options.bindAddress) }),
+      : { certificates: loadOrCreateCertificates(certDir, options.bindAddress) }),
   });
   const kubeconfigPath = join(dataDir, "admin.kubeconfig");
   writeFileSync(kubeconfigPath, server.kubeconfig, { mode: 0o600 });

@@ -1,6 +1,6 @@
 // `kapi serve` on its default SQLite store keeps every acknowledged write across a restart.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -62,7 +62,6 @@ describe.skipIf(!existsSync(kubectlPath))("kapi serve restart", () => {
     const kubectl = async (...args: string[]) =>
       (await run(kubectlPath, ["--kubeconfig", kubeconfig, "--cache-dir", join(dir, "cache"), ...args])).stdout;
     const manifest = join(dir, "objects.yaml");
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(
       manifest,
       [
@@ -73,6 +72,8 @@ describe.skipIf(!existsSync(kubectlPath))("kapi serve restart", () => {
 
     const first = await serve(dataDir, port);
     await kubectl("create", "-f", manifest);
+    // A service account token outlives the restart: the signing key is kept in the cert directory.
+    const token = (await kubectl("create", "token", "default", "-n", "kept")).trim();
     const before = JSON.parse(await kubectl("get", "configmap", "settings", "-n", "kept", "-o", "json")) as {
       metadata: { uid: string; resourceVersion: string };
     };
@@ -88,6 +89,24 @@ describe.skipIf(!existsSync(kubectlPath))("kapi serve restart", () => {
       expect(after.metadata.uid).toBe(before.metadata.uid);
       expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
       expect(await kubectl("get", "namespace", "kept", "-o", "jsonpath={.status.phase}")).toBe("Active");
+      // The same cluster with the token as the only credential (a client certificate would win over it).
+      const tokenConfig = join(dir, "token.kubeconfig");
+      const admin = readFileSync(kubeconfig, "utf8");
+      writeFileSync(
+        tokenConfig,
+        admin.replace(/ {4}client-certificate-data: \S+\n {4}client-key-data: \S+\n/, `    token: ${token}\n`),
+      );
+      const whoami = await run(kubectlPath, [
+        "--kubeconfig",
+        tokenConfig,
+        "--cache-dir",
+        join(dir, "cache"),
+        "auth",
+        "whoami",
+        "-o",
+        "jsonpath={.status.userInfo.username}",
+      ]);
+      expect(whoami.stdout).toBe("system:serviceaccount:kept:default");
     } finally {
       await stop(second);
     }

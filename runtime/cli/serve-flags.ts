@@ -1,0 +1,186 @@
+// `kapi serve`'s flags, named and read as kube-apiserver's (and kube-controller-manager's `--controllers`):
+// `--flag=value` or `--flag value`, string lists comma-separated and repeatable, booleans `--flag` or
+// `--flag=true|false`, durations in Go's form (`10m`, `1h30m`).
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { AuthorizationOptions } from "../authz/authorization-config.js";
+import { parseGoDuration } from "../authz/authorization-config.js";
+import { parseControllers } from "../controllers/controller-selection.js";
+import type { ServeOptions } from "../server/serve.js";
+import type { AuthenticationFlags } from "../server/start-access-control.js";
+
+const stringFlags = [
+  "secure-port",
+  "bind-address",
+  "data-dir",
+  "cert-dir",
+  "storage",
+  "audit-log-path",
+  "client-ca-file",
+  "token-auth-file",
+  "authentication-config",
+  "requestheader-client-ca-file",
+  "authentication-token-webhook-config-file",
+  "authentication-token-webhook-version",
+  "authentication-token-webhook-cache-ttl",
+  "service-account-signing-key-file",
+  "service-account-max-token-expiration",
+  "service-account-jwks-uri",
+  "authorization-mode",
+  "authorization-config",
+  "authorization-policy-file",
+  "authorization-webhook-config-file",
+  "authorization-webhook-version",
+  "authorization-webhook-cache-authorized-ttl",
+  "authorization-webhook-cache-unauthorized-ttl",
+  "controllers",
+] as const;
+
+/** Repeatable, each value a comma-separated list (pflag's StringSlice). */
+const listFlags = [
+  "requestheader-allowed-names",
+  "requestheader-username-headers",
+  "requestheader-uid-headers",
+  "requestheader-group-headers",
+  "requestheader-extra-headers-prefix",
+  "service-account-issuer",
+  "service-account-key-file",
+  "api-audiences",
+] as const;
+
+/** Booleans that take `=true` or `=false` as pflag's do. */
+const booleanFlags = [
+  "anonymous-auth",
+  "enable-bootstrap-token-auth",
+  "service-account-extend-token-expiration",
+  "service-account-lookup",
+] as const;
+
+type Values = { [K in (typeof stringFlags)[number] | (typeof booleanFlags)[number]]?: string } & {
+  [K in (typeof listFlags)[number]]?: string[];
+} & { "plain-http"?: boolean };
+
+function bool(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "" || value === "true") return true;
+  if (value === "false") return false;
+  throw new Error(
+    `invalid argument "${value}" for "--${name}" flag: strconv.ParseBool: parsing "${value}": invalid syntax`,
+  );
+}
+
+function list(values: string[] | undefined): string[] | undefined {
+  return values?.flatMap((v) => v.split(",")).filter((v) => v !== "");
+}
+
+function durationMs(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return Number(parseGoDuration(value) / 1_000_000n);
+  } catch (error) {
+    throw new Error(`invalid argument "${value}" for "--${name}" flag: ${(error as Error).message}`);
+  }
+}
+
+/** pflag accepts a bare boolean flag; node's parser wants a value for string options, so give it one. */
+function withBooleanValues(args: readonly string[]): string[] {
+  const names = new Set(booleanFlags.map((f) => `--${f}`));
+  return args.flatMap((arg, i) =>
+    names.has(arg) && !/^(true|false)$/.test(args[i + 1] ?? "") ? [`${arg}=true`] : [arg],
+  );
+}
+
+function authentication(v: Values): AuthenticationFlags {
+  const flags: AuthenticationFlags = {};
+  const anonymous = bool("anonymous-auth", v["anonymous-auth"]);
+  if (anonymous !== undefined) flags.anonymousAuth = anonymous;
+  if (v["client-ca-file"] !== undefined) flags.clientCaFile = v["client-ca-file"];
+  if (v["token-auth-file"] !== undefined) flags.tokenAuthFile = v["token-auth-file"];
+  if (bool("enable-bootstrap-token-auth", v["enable-bootstrap-token-auth"])) flags.enableBootstrapTokenAuth = true;
+  if (v["authentication-config"] !== undefined) flags.authenticationConfig = v["authentication-config"];
+  const proxyCa = v["requestheader-client-ca-file"];
+  if (proxyCa !== undefined) {
+    flags.requestHeader = {
+      clientCaFile: proxyCa,
+      allowedNames: list(v["requestheader-allowed-names"]) ?? [],
+      usernameHeaders: list(v["requestheader-username-headers"]) ?? [],
+      uidHeaders: list(v["requestheader-uid-headers"]) ?? [],
+      groupHeaders: list(v["requestheader-group-headers"]) ?? [],
+      extraHeadersPrefix: list(v["requestheader-extra-headers-prefix"]) ?? [],
+    };
+  }
+  const webhook = v["authentication-token-webhook-config-file"];
+  if (webhook !== undefined) {
+    const ttl = durationMs("authentication-token-webhook-cache-ttl", v["authentication-token-webhook-cache-ttl"]);
+    const version = v["authentication-token-webhook-version"];
+    flags.tokenWebhook = {
+      configFile: webhook,
+      ...(version === undefined ? {} : { version }),
+      ...(ttl === undefined ? {} : { cacheTtlMs: ttl }),
+    };
+  }
+  const issuers = list(v["service-account-issuer"]);
+  if (issuers !== undefined) flags.serviceAccountIssuer = issuers;
+  const keyFiles = list(v["service-account-key-file"]);
+  if (keyFiles !== undefined) flags.serviceAccountKeyFile = keyFiles;
+  if (v["service-account-signing-key-file"] !== undefined) {
+    flags.serviceAccountSigningKeyFile = v["service-account-signing-key-file"];
+  }
+  const maxExpiration = durationMs("service-account-max-token-expiration", v["service-account-max-token-expiration"]);
+  if (maxExpiration !== undefined) flags.serviceAccountMaxTokenExpiration = Math.floor(maxExpiration / 1000);
+  const extend = bool("service-account-extend-token-expiration", v["service-account-extend-token-expiration"]);
+  if (extend !== undefined) flags.serviceAccountExtendTokenExpiration = extend;
+  const lookup = bool("service-account-lookup", v["service-account-lookup"]);
+  if (lookup !== undefined) flags.serviceAccountLookup = lookup;
+  if (v["service-account-jwks-uri"] !== undefined) flags.serviceAccountJwksUri = v["service-account-jwks-uri"];
+  const audiences = list(v["api-audiences"]);
+  if (audiences !== undefined) flags.apiAudiences = audiences;
+  return flags;
+}
+
+function authorization(v: Values): AuthorizationOptions | undefined {
+  const options: AuthorizationOptions = {};
+  if (v["authorization-mode"] !== undefined) options.authorizationMode = v["authorization-mode"];
+  if (v["authorization-config"] !== undefined) options.authorizationConfig = v["authorization-config"];
+  if (v["authorization-policy-file"] !== undefined) options.authorizationPolicyFile = v["authorization-policy-file"];
+  const webhook = v["authorization-webhook-config-file"];
+  if (webhook !== undefined) options.authorizationWebhookConfigFile = webhook;
+  const version = v["authorization-webhook-version"];
+  if (version !== undefined) options.authorizationWebhookVersion = version;
+  const allowTtl = v["authorization-webhook-cache-authorized-ttl"];
+  if (allowTtl !== undefined) options.authorizationWebhookCacheAuthorizedTtl = allowTtl;
+  const denyTtl = v["authorization-webhook-cache-unauthorized-ttl"];
+  if (denyTtl !== undefined) options.authorizationWebhookCacheUnauthorizedTtl = denyTtl;
+  // Neither form given: kapi's default (Node,RBAC) rather than kube's AlwaysAllow.
+  return Object.keys(options).length === 0 ? undefined : options;
+}
+
+/** Reads `kapi serve`'s arguments; a bad value throws with kube's wording where kube has one. */
+export function parseServeFlags(args: readonly string[]): ServeOptions {
+  const options: NonNullable<ParseArgsConfig["options"]> = Object.fromEntries([
+    ...stringFlags.map((f) => [f, { type: "string" as const }]),
+    ...booleanFlags.map((f) => [f, { type: "string" as const }]),
+    ...listFlags.map((f) => [f, { type: "string" as const, multiple: true }]),
+    ["plain-http", { type: "boolean" as const }],
+  ]);
+  const { values } = parseArgs({ args: withBooleanValues(args), options, strict: true }) as { values: Values };
+  const storage = values.storage ?? "sqlite";
+  if (storage !== "sqlite" && storage !== "memory") throw new Error(`invalid --storage ${storage}: sqlite or memory`);
+  const portText = values["secure-port"] ?? "6443";
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --secure-port ${portText}`);
+  const auth = authentication(values);
+  const authz = authorization(values);
+  const controllers = values.controllers;
+  return {
+    securePort: port,
+    bindAddress: values["bind-address"] ?? "127.0.0.1",
+    dataDir: values["data-dir"] ?? "./kapi-data",
+    ...(values["cert-dir"] === undefined ? {} : { certDir: values["cert-dir"] }),
+    plainHttp: values["plain-http"] ?? false,
+    storage,
+    ...(values["audit-log-path"] === undefined ? {} : { auditLogPath: values["audit-log-path"] }),
+    ...(Object.keys(auth).length === 0 ? {} : { authentication: auth }),
+    ...(authz === undefined ? {} : { authorization: authz }),
+    ...(controllers === undefined ? {} : { controllers: parseControllers(controllers) }),
+  };
+}

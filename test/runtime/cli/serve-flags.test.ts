@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { parseServeFlags } from "../../../runtime/cli/serve-flags.js";
+
+describe("parseServeFlags", () => {
+  it("gives kapi's defaults without flags", () => {
+    expect(parseServeFlags([])).toEqual({
+      securePort: 6443,
+      bindAddress: "127.0.0.1",
+      dataDir: "./kapi-data",
+      plainHttp: false,
+      storage: "sqlite",
+    });
+  });
+
+  it("reads kube-apiserver's authentication flags in both forms, lists and durations", () => {
+    const options = parseServeFlags([
+      "--anonymous-auth=false",
+      "--client-ca-file",
+      "/etc/ca.crt",
+      "--token-auth-file=/etc/tokens.csv",
+      "--enable-bootstrap-token-auth",
+      "--service-account-issuer=https://a.example,https://b.example",
+      "--service-account-issuer=https://c.example",
+      "--service-account-key-file=/k1.pem",
+      "--service-account-max-token-expiration=48h",
+      "--service-account-lookup",
+      "false",
+      "--requestheader-client-ca-file=/proxy-ca.crt",
+      "--requestheader-username-headers=X-Remote-User",
+      "--requestheader-group-headers=X-Remote-Group",
+      "--authentication-token-webhook-config-file=/webhook.kubeconfig",
+      "--authentication-token-webhook-cache-ttl=30s",
+    ]);
+    expect(options.authentication).toEqual({
+      anonymousAuth: false,
+      clientCaFile: "/etc/ca.crt",
+      tokenAuthFile: "/etc/tokens.csv",
+      enableBootstrapTokenAuth: true,
+      serviceAccountIssuer: ["https://a.example", "https://b.example", "https://c.example"],
+      serviceAccountKeyFile: ["/k1.pem"],
+      serviceAccountMaxTokenExpiration: 172800,
+      serviceAccountLookup: false,
+      requestHeader: {
+        clientCaFile: "/proxy-ca.crt",
+        allowedNames: [],
+        usernameHeaders: ["X-Remote-User"],
+        uidHeaders: [],
+        groupHeaders: ["X-Remote-Group"],
+        extraHeadersPrefix: [],
+      },
+      tokenWebhook: { configFile: "/webhook.kubeconfig", cacheTtlMs: 30000 },
+    });
+  });
+
+  it("reads the authorization flags and the controller selection", () => {
+    const options = parseServeFlags([
+      "--authorization-mode=Node,RBAC,Webhook",
+      "--authorization-webhook-config-file=/authz.kubeconfig",
+      "--authorization-webhook-cache-authorized-ttl=1m",
+      "--controllers=*,bootstrapsigner,-garbagecollector",
+    ]);
+    expect(options.authorization).toEqual({
+      authorizationMode: "Node,RBAC,Webhook",
+      authorizationWebhookConfigFile: "/authz.kubeconfig",
+      authorizationWebhookCacheAuthorizedTtl: "1m",
+    });
+    expect(options.controllers).toEqual(["*", "bootstrap-signer-controller", "-garbage-collector-controller"]);
+  });
+
+  it("refuses bad values with kube's words", () => {
+    expect(() => parseServeFlags(["--anonymous-auth=maybe"])).toThrow(
+      'invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+    );
+    expect(() => parseServeFlags(["--controllers=nope"])).toThrow('"nope" is not in the list of known controllers');
+    expect(() => parseServeFlags(["--service-account-max-token-expiration=soon"])).toThrow(
+      'invalid argument "soon" for "--service-account-max-token-expiration" flag',
+    );
+    expect(() => parseServeFlags(["--no-such-flag"])).toThrow();
+  });
+});
