@@ -5,6 +5,7 @@
 // authenticated user gets `system:authenticated`. Anonymous comes last and only when nobody had an opinion:
 // a bad credential is a 401, never anonymous. After a success the credentials' headers are removed, as
 // kube's authentication filter removes them.
+import { aggregateMessage } from "../errors/aggregate.js";
 import { AnonymousAuthenticator, type AnonymousOptions } from "./anonymous.js";
 import {
   type Authenticated,
@@ -23,22 +24,21 @@ import { allAuthenticated, allUnauthenticated, anonymousUser } from "./user.js";
 import { type WebhookTokenOptions, webhookTokenAuthenticator } from "./webhook-token.js";
 
 /** Go's utilerrors.Aggregate text: one error as it is; several flattened, each message once, in brackets. */
-function aggregateMessage(errors: readonly Error[]): string {
+function flattenedMessage(errors: readonly Error[]): string {
   if (errors.length === 1) return errors[0]?.message ?? "";
-  const messages = new Set<string>();
+  const messages: string[] = [];
   const visit = (error: Error): void => {
     if (error instanceof AggregateAuthenticationError) error.errors.forEach(visit);
-    else messages.add(error.message);
+    else messages.push(error.message);
   };
   errors.forEach(visit);
-  const distinct = [...messages];
-  return distinct.length === 1 ? (distinct[0] ?? "") : `[${distinct.join(", ")}]`;
+  return aggregateMessage(messages);
 }
 
 /** Several errors as one. */
 export class AggregateAuthenticationError extends AuthenticationError {
   constructor(readonly errors: readonly Error[]) {
-    super(aggregateMessage(errors));
+    super(flattenedMessage(errors));
   }
 }
 

@@ -9,7 +9,8 @@ import type { Attributes, SelectorAttribute } from "./authorizer.js";
 
 const selectorVerbs = new Set(["list", "watch", "deletecollection"]);
 
-function selector<R>(
+/** A selector's parsed requirements, or its parse error; undefined when there is none. */
+export function selectorAttribute<R>(
   raw: string | null,
   parse: (s: string) => { ok: true; selector: { requirements: readonly R[] } } | { ok: false; error: string },
 ): SelectorAttribute<R> | undefined {
@@ -34,8 +35,8 @@ export function requestAttributes(user: UserInfo, info: RequestInfo, query: URLS
     };
   }
   const selectors = selectorVerbs.has(info.verb);
-  const fieldSelector = selectors ? selector(query.get("fieldSelector"), parseFieldSelector) : undefined;
-  const labelSelector = selectors ? selector(query.get("labelSelector"), parseLabelSelector) : undefined;
+  const fieldSelector = selectors ? selectorAttribute(query.get("fieldSelector"), parseFieldSelector) : undefined;
+  const labelSelector = selectors ? selectorAttribute(query.get("labelSelector"), parseLabelSelector) : undefined;
   return {
     user,
     verb: info.verb,

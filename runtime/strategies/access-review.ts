@@ -2,8 +2,10 @@
 // does it (pkg/apis/authorization/validation, pkg/registry/authorization/util): the attributes a review
 // asks about read as Go decodes them, their validation, the authorizer attributes they become (selectors
 // included, as AuthorizeWithSelectors has it), and the status the authorizer's decision is answered with.
+
 import type { UserInfo } from "../authn/user.js";
 import type { Attributes, Decision, SelectorAttribute } from "../authz/authorizer.js";
+import { aggregateMessage } from "../errors/aggregate.js";
 import type { FieldError } from "../errors/field-error.js";
 import { forbidden, invalid, required } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
@@ -174,18 +176,12 @@ export function metadataErrors(obj: KubeObject, allowed: readonly string[], deta
   return set ? [invalid("metadata", meta, detail)] : [];
 }
 
-/** utilerrors.NewAggregate(...).Error(). */
-function aggregate(messages: readonly string[]): string {
-  const unique = [...new Set(messages)];
-  return unique.length === 1 ? (unique[0] ?? "") : `[${unique.join(", ")}]`;
-}
-
 /** A selector's attribute; none when nothing remains of it, as Go's nil requirements without an error. */
 function selector<R>(requirements: R[], errors: string[]): SelectorAttribute<R> | undefined {
   if (requirements.length === 0 && errors.length === 0) return undefined;
   return {
     ...(requirements.length > 0 && { requirements }),
-    ...(errors.length > 0 && { error: aggregate(errors) }),
+    ...(errors.length > 0 && { error: aggregateMessage(errors) }),
   };
 }
 

@@ -5,9 +5,10 @@
 // those), and a URL ending in `*` every path it prefixes. What is missing is compacted and listed in
 // kube's words.
 import type { UserInfo } from "../../authn/user.js";
+import { aggregateMessage } from "../../errors/aggregate.js";
 import { goQuote } from "../../errors/format-field-error.js";
 import type { PolicyRule } from "./rule-matches.js";
-import { aggregateMessage, type ResolvedRules, resolutionMessage } from "./rule-resolver.js";
+import { type ResolvedRules, resolutionMessage } from "./rule-resolver.js";
 
 const all = "*";
 

@@ -2,10 +2,11 @@
 // ClusterRoleBindings and the request namespace's RoleBindings, that covers it; otherwise RBAC has no
 // opinion, and says why only when role references failed to resolve. RBAC never denies.
 import type { UserInfo } from "../../authn/user.js";
+import { aggregateMessage } from "../../errors/aggregate.js";
 import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, SubjectRules } from "../authorizer.js";
 import type { RbacIndex } from "./rbac-index.js";
 import { type PolicyRule, ruleAllows } from "./rule-matches.js";
-import { aggregateMessage, describeSource, RuleResolver, resolutionMessage } from "./rule-resolver.js";
+import { describeSource, RuleResolver, resolutionMessage } from "./rule-resolver.js";
 
 function list(values: readonly string[] | undefined): string[] {
   return [...(values ?? [])];

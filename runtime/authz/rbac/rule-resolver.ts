@@ -55,12 +55,6 @@ export function resolutionMessage(error: ResolutionError, from: "lister" | "stor
   return `${resource}.${rbacGroup} ${goQuote(name)} not found`;
 }
 
-/** utilerrors.NewAggregate(...).Error(): one message alone, several (deduplicated) in brackets. */
-export function aggregateMessage(messages: readonly string[]): string {
-  const unique = [...new Set(messages)];
-  return unique.length === 1 ? (unique[0] as string) : `[${unique.join(", ")}]`;
-}
-
 function metaOf(object: KubeObject): { name: string; namespace: string } {
   const meta = object.metadata as { name?: string; namespace?: string };
   return { name: meta.name ?? "", namespace: meta.namespace ?? "" };

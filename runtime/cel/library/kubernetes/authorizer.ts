@@ -9,7 +9,8 @@
 // from a synchronous cache.
 
 import type { UserInfo } from "../../../authn/user.js";
-import type { Attributes, Decision, SelectorAttribute } from "../../../authz/authorizer.js";
+import type { Attributes, Decision } from "../../../authz/authorizer.js";
+import { selectorAttribute } from "../../../authz/request-attributes.js";
 import { parseFieldSelector } from "../../../selection/field-selector.js";
 import { parseLabelSelector } from "../../../selection/parse-label-selector.js";
 import { dnsLabelErrors, dnsSubdomainErrors } from "../../../validation/name-formats.js";
@@ -149,15 +150,6 @@ function authorize(authorizer: AuthorizerValue, attributes: Attributes): Decisio
   } catch (e) {
     return new DecisionValue({ decision: "noOpinion", reason: "", error: e instanceof Error ? e.message : String(e) });
   }
-}
-
-function selectorAttribute<R>(
-  raw: string,
-  parse: (s: string) => { ok: true; selector: { requirements: readonly R[] } } | { ok: false; error: string },
-): SelectorAttribute<R> | undefined {
-  if (raw === "") return undefined;
-  const parsed = parse(raw);
-  return parsed.ok ? { requirements: parsed.selector.requirements } : { error: parsed.error };
 }
 
 function checkResource(check: ResourceCheckValue, verb: string): DecisionValue {
