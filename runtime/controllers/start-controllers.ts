@@ -1,6 +1,7 @@
 // The controllers kapi runs inside the server, so that no controller manager is needed: each can be
 // switched off (tests that want to watch raw deletion semantics turn off the garbage collector, for
 // instance). Controllers never throw: failures are logged and retried with backoff until stop().
+import { setMaxListeners } from "node:events";
 import type { ResourceApi } from "../resources/resource-api.js";
 import { BootstrapSigner } from "./bootstrap-signer.js";
 import { ClusterRoleAggregationController } from "./cluster-role-aggregation.js";
@@ -74,6 +75,8 @@ export function startControllers(api: ResourceApi, options: StartControllersOpti
     return controllerEnabled(kcmName, selection, descriptor?.disabledByDefault ?? false);
   };
   const abort = new AbortController();
+  // Every controller's watches listen on this one signal.
+  setMaxListeners(64, abort.signal);
   const context = { signal: abort.signal, log: options.log };
   const runs: Promise<void>[] = [];
   const start = (name: string, run: () => Promise<void>) => {

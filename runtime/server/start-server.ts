@@ -16,6 +16,7 @@ import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { celAuthorizer } from "../authz/cel-authorizer.js";
 import { reconcileBootstrapPolicy } from "../authz/rbac/reconcile-bootstrap-policy.js";
 import { warningHeader } from "../codecs/field-validation.js";
+import { parseControllers } from "../controllers/controller-selection.js";
 import { type ControllerSwitches, startControllers } from "../controllers/start-controllers.js";
 import { createServingCertificates, issueClientCertificate, type ServingCertificates } from "../http/certificates.js";
 import { renderKubeconfig } from "../http/kubeconfig.js";
@@ -99,7 +100,8 @@ function controllerOptions(option: StartServerOptions["controllers"]): {
     const off = { garbageCollector: false, namespaces: false, serviceAccounts: false, rootCa: false };
     return { enabled: { ...off, clusterRoleAggregation: false, bootstrapSigner: false, tokenCleaner: false } };
   }
-  if (Array.isArray(option)) return { enabled: {}, selection: option as readonly string[] };
+  if (Array.isArray(option))
+    return { enabled: {}, selection: parseControllers((option as readonly string[]).join(",")) };
   return { enabled: option as ControllerSwitches };
 }
 
