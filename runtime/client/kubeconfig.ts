@@ -44,6 +44,9 @@ export interface UserConfig {
   tokenFile?: string;
   clientCertificateData?: string;
   clientKeyData?: string;
+  /** Basic authentication. */
+  username?: string;
+  password?: string;
   exec?: ExecConfig;
 }
 
@@ -224,8 +227,10 @@ function readUser(name: string, entry: Entry, base: string, errors: string[]): U
   }
   const exec =
     entry.exec === undefined || entry.exec === null ? undefined : readExec(name, entry.exec as Entry, base, errors);
+  const username = text(entry, "username");
   return {
     name,
+    ...(username === "" ? {} : { username, password: text(entry, "password") }),
     ...(token === "" ? {} : { token }),
     ...(tokenFile === undefined ? {} : { tokenFile }),
     ...(clientCertificateData === undefined ? {} : { clientCertificateData }),

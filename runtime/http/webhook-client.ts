@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIPv6 } from "node:net";
-import { dirname, join, resolve } from "node:path";
-import { parse } from "yaml";
+import { join } from "node:path";
+import { type ClientConfig, KubeconfigError, loadKubeconfig } from "../client/kubeconfig.js";
 
 export interface WebhookClient {
   url: URL;
@@ -29,66 +29,33 @@ export interface WebhookResponse {
   retryAfterSeconds?: number;
 }
 
-type Named<T> = { name?: string } & T;
-interface KubeconfigFile {
-  clusters?: Named<{ cluster?: Record<string, unknown> }>[];
-  users?: Named<{ user?: Record<string, unknown> }>[];
-  contexts?: Named<{ context?: { cluster?: string; user?: string } }>[];
-  "current-context"?: string;
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-/** Inline base64 data, or a file relative to the kubeconfig's directory. */
-function material(entry: Record<string, unknown>, key: string, base: string): string | undefined {
-  const data = text(entry[`${key}-data`]);
-  if (data !== undefined) return Buffer.from(data, "base64").toString("utf8");
-  const file = text(entry[key]);
-  return file === undefined ? undefined : readFileSync(resolve(base, file), "utf8");
-}
-
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-/** Reads a webhook's kubeconfig file; a file without a usable cluster is an error naming it. */
+/** Reads a webhook's kubeconfig file (its current context); a file without a usable cluster is an error naming it. */
 export function loadWebhookClient(path: string): WebhookClient {
-  const base = dirname(resolve(path));
-  const config = (parse(readFileSync(path, "utf8")) ?? {}) as KubeconfigFile;
-  const contexts = config.contexts ?? [];
-  const context =
-    contexts.find((c) => c.name === config["current-context"])?.context ??
-    (contexts.length === 1 ? contexts[0]?.context : undefined);
-  const clusters = config.clusters ?? [];
-  const users = config.users ?? [];
-  const cluster = (
-    context === undefined
-      ? clusters.length === 1
-        ? clusters[0]
-        : undefined
-      : clusters.find((c) => c.name === context.cluster)
-  )?.cluster;
-  const user =
-    (context === undefined ? (users.length === 1 ? users[0] : undefined) : users.find((u) => u.name === context.user))
-      ?.user ?? {};
-  const server = text(cluster?.server);
-  if (cluster === undefined || server === undefined) throw new Error(`${path}: no cluster with a server to call`);
-  const tokenFile = text(user.tokenFile);
-  const token =
-    text(user.token) ?? (tokenFile === undefined ? undefined : readFileSync(resolve(base, tokenFile), "utf8").trim());
-  const username = text(user.username);
+  let config: ClientConfig;
+  try {
+    config = loadKubeconfig({ path });
+  } catch (error) {
+    if (error instanceof KubeconfigError && error.message.includes("no configuration has been provided")) {
+      throw new Error(`${path}: no cluster with a server to call`);
+    }
+    throw error;
+  }
+  const { cluster, user } = config;
+  const token = user.token ?? (user.tokenFile === undefined ? undefined : readFileSync(user.tokenFile, "utf8").trim());
   return {
-    url: new URL(server),
-    insecureSkipTlsVerify: cluster["insecure-skip-tls-verify"] === true,
-    ...optional("ca", material(cluster, "certificate-authority", base)),
-    ...optional("cert", material(user, "client-certificate", base)),
-    ...optional("key", material(user, "client-key", base)),
+    url: new URL(cluster.server),
+    insecureSkipTlsVerify: cluster.insecureSkipTlsVerify,
+    ...optional("ca", cluster.certificateAuthorityData),
+    ...optional("cert", user.clientCertificateData),
+    ...optional("key", user.clientKeyData),
     ...optional("token", token),
-    ...optional("username", username),
-    ...optional("password", username === undefined ? undefined : (text(user.password) ?? "")),
-    ...optional("serverName", text(cluster["tls-server-name"])),
+    ...optional("username", user.username),
+    ...optional("password", user.password),
+    ...optional("serverName", cluster.tlsServerName),
   };
 }
 
