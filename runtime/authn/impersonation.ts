@@ -3,10 +3,17 @@
 // asked for is authorized for the requester with the `impersonate` verb (users, groups and service accounts
 // in the core group, uids and userextras/<key> in authentication.k8s.io); one refusal refuses the request.
 import type { Attributes, Authorizer } from "../authz/authorizer.js";
-import { forbiddenMessage } from "../authz/request-attributes.js";
-import { badRequest, forbidden } from "../errors/status-error.js";
-import { dnsLabelErrors, dnsSubdomainErrors } from "../validation/name-formats.js";
-import { allAuthenticated, allUnauthenticated, anonymousUser, type UserInfo } from "./user.js";
+import { forbiddenRequest } from "../authz/request-attributes.js";
+import { badRequest } from "../errors/status-error.js";
+import {
+  allAuthenticated,
+  allUnauthenticated,
+  anonymousUser,
+  serviceAccountGroups,
+  serviceAccountUsername,
+  splitServiceAccountUsername,
+  type UserInfo,
+} from "./user.js";
 
 export const userHeader = "impersonate-user";
 export const uidHeader = "impersonate-uid";
@@ -37,18 +44,6 @@ const resources: Readonly<Record<RequestKind, { resource: string; inAuthenticati
   UID: { resource: "uids", inAuthenticationGroup: true },
 };
 
-const serviceAccountPrefix = "system:serviceaccount:";
-
-/** serviceaccount.SplitUsername: `system:serviceaccount:<namespace>:<name>` with valid names, else undefined. */
-function serviceAccountOf(username: string): { namespace: string; name: string } | undefined {
-  if (!username.startsWith(serviceAccountPrefix)) return undefined;
-  const parts = username.slice(serviceAccountPrefix.length).split(":");
-  const [namespace, name] = parts;
-  if (parts.length !== 2 || namespace === undefined || name === undefined) return undefined;
-  if (dnsLabelErrors(namespace).length > 0 || dnsSubdomainErrors(name).length > 0) return undefined;
-  return { namespace, name };
-}
-
 /** url.PathUnescape; a key that is not well escaped is kept as it came. */
 function unescapeExtraKey(encoded: string): string {
   if (!/^(?:[^%]|%[0-9A-Fa-f]{2})*$/.test(encoded)) return encoded;
@@ -75,7 +70,7 @@ function impersonationRequests(headers: DistinctHeaders): ImpersonationRequest[]
     requests.push({ kind, namespace, name, extraKey });
   const user = headers[userHeader]?.[0] ?? "";
   if (user !== "") {
-    const serviceAccount = serviceAccountOf(user);
+    const serviceAccount = splitServiceAccountUsername(user);
     if (serviceAccount === undefined) reference("User", user);
     else reference("ServiceAccount", serviceAccount.name, serviceAccount.namespace);
   }
@@ -133,13 +128,11 @@ export async function impersonatedUser(
     const attributes = attributesOf(requestor, r);
     const decision = await authorizer.authorize(attributes);
     if (decision.decision !== "allow" || decision.error !== undefined) {
-      const message = forbiddenMessage(attributes);
-      const why = decision.reason === "" ? message : `${message}: ${decision.reason}`;
-      throw forbidden({ group: attributes.apiGroup, name: attributes.resource }, attributes.name, why);
+      throw forbiddenRequest(attributes, decision.reason);
     }
     if (r.kind === "ServiceAccount") {
-      name = `${serviceAccountPrefix}${r.namespace}:${r.name}`;
-      if (!groupsSpecified) groups = ["system:serviceaccounts", `system:serviceaccounts:${r.namespace}`];
+      name = serviceAccountUsername(r.namespace, r.name);
+      if (!groupsSpecified) groups = serviceAccountGroups(r.namespace);
     } else if (r.kind === "User") name = r.name;
     else if (r.kind === "Group") groups.push(r.name);
     else if (r.kind === "UserExtra") extra[r.extraKey] = [...(extra[r.extraKey] ?? []), r.name];

@@ -3,11 +3,13 @@
 // `--authorization-config`, defaulted and validated with kube's rules and error texts, or the legacy
 // flags (`--authorization-mode` and `--authorization-webhook-*`) turned into the same model. Both forms
 // together are refused with kube's words. Durations are held in milliseconds.
+
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { parseDocument } from "yaml";
 import { CelDuration } from "../cel/common/values.js";
 import { parseDuration } from "../cel/library/standard/durations.js";
+import { aggregateMessage } from "../errors/aggregate.js";
 import { duplicate, type FieldError, invalid, notSupported, required } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
 import { formatFieldErrors } from "../errors/format-field-error.js";
@@ -373,11 +375,6 @@ export function validateAuthorizationConfiguration(c: AuthorizationConfiguration
   return errors;
 }
 
-/** Go's utilerrors aggregate text: one message alone, several in brackets. */
-function aggregate(messages: readonly string[]): string {
-  return messages.length === 1 ? (messages[0] as string) : `[${messages.join(", ")}]`;
-}
-
 /**
  * kube-apiserver's LoadAndValidateData: decode, validate, then its own checks (non-webhook authorizers
  * named after their type in lower case; on a reload, every non-webhook type of the first load kept).
@@ -404,7 +401,7 @@ export function parseAuthorizationConfiguration(
   }
   const missing = [...requiredTypes].filter((t) => !seen.has(t)).sort();
   if (missing.length > 0) problems.push(`missing required types: [${missing.join(" ")}]`);
-  if (problems.length > 0) throw new Error(aggregate(problems));
+  if (problems.length > 0) throw new Error(aggregateMessage(problems));
   return configuration;
 }
 
@@ -446,7 +443,7 @@ function legacyConfiguration(options: AuthorizationOptions, modes: readonly stri
   if (new Set(modes).size !== modes.length) {
     errors.push(`authorization-mode [${modes.join(" ")}] has mode specified more than once`);
   }
-  if (errors.length > 0) throw new Error(aggregate(errors));
+  if (errors.length > 0) throw new Error(aggregateMessage(errors));
   const authorizedTtlMs = flagDuration(
     "authorization-webhook-cache-authorized-ttl",
     options.authorizationWebhookCacheAuthorizedTtl,

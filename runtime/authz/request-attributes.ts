@@ -2,6 +2,7 @@
 // verb and resource from the request info, and for list, watch and deletecollection the field and label
 // selectors the query carries, so that authorizers may allow a narrowed request.
 import type { UserInfo } from "../authn/user.js";
+import { forbidden, type StatusError } from "../errors/status-error.js";
 import { parseFieldSelector } from "../selection/field-selector.js";
 import { parseLabelSelector } from "../selection/parse-label-selector.js";
 import type { RequestInfo } from "../server/request-info.js";
@@ -65,4 +66,14 @@ export function forbiddenMessage(attributes: Attributes): string {
   return attributes.namespace === ""
     ? `${what} at the cluster scope`
     : `${what} in the namespace ${JSON.stringify(attributes.namespace)}`;
+}
+
+/** kube's 403 for a refused request: the forbidden text and, after a colon, the authorizers' reason. */
+export function forbiddenRequest(attributes: Attributes, reason: string): StatusError {
+  const message = forbiddenMessage(attributes);
+  return forbidden(
+    { group: attributes.apiGroup, name: attributes.resource },
+    attributes.name,
+    reason === "" ? message : `${message}: ${reason}`,
+  );
 }

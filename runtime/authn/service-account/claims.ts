@@ -46,20 +46,3 @@ export const legacyClaimNames = {
   serviceAccountName: `${legacyPrefix}service-account.name`,
   serviceAccountUid: `${legacyPrefix}service-account.uid`,
 } as const;
-
-/** Every service account is in this group, and in `system:serviceaccounts:<namespace>`. */
-export const allServiceAccountsGroup = "system:serviceaccounts";
-
-/** apiserver's serviceaccount.MakeUsername. */
-export function serviceAccountUsername(namespace: string, name: string): string {
-  return `system:serviceaccount:${namespace}:${name}`;
-}
-
-/** apiserver's serviceaccount.SplitUsername; undefined when the name is not a service account's. */
-export function splitServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
-  const prefix = "system:serviceaccount:";
-  if (!username.startsWith(prefix)) return undefined;
-  const parts = username.slice(prefix.length).split(":");
-  if (parts.length !== 2 || parts[0] === "" || parts[1] === "") return undefined;
-  return { namespace: parts[0] as string, name: parts[1] as string };
-}

@@ -7,8 +7,9 @@ import { timingSafeEqual } from "node:crypto";
 import type { ResourceApi } from "../../resources/resource-api.js";
 import type { KubeObject } from "../../strategies/strategy.js";
 import { AuthenticationError } from "../authenticator.js";
+import { splitServiceAccountUsername } from "../user.js";
 import { lookUp, type ServiceAccountInfo } from "./bound-token-validator.js";
-import { legacyClaimNames, splitServiceAccountUsername } from "./claims.js";
+import { legacyClaimNames } from "./claims.js";
 import { coreKind, metaOf } from "./core-objects.js";
 
 export const invalidSinceLabel = "kubernetes.io/legacy-token-invalid-since";

@@ -10,8 +10,9 @@ import { goQuote } from "../../errors/format-field-error.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
 import { type Authenticated, AuthenticationError, type TokenAuthenticator } from "../authenticator.js";
 import type { UserInfo } from "../user.js";
+import { serviceAccountGroups, serviceAccountUsername } from "../user.js";
 import { type ServiceAccountInfo, validateBoundToken } from "./bound-token-validator.js";
-import { allServiceAccountsGroup, legacyIssuer, serviceAccountUsername } from "./claims.js";
+import { legacyIssuer } from "./claims.js";
 import { type VerificationKey, verificationKey } from "./keys.js";
 import { validateLegacyToken } from "./legacy-token-validator.js";
 
@@ -51,7 +52,7 @@ function serviceAccountUser(info: ServiceAccountInfo): UserInfo {
   }
   return {
     name: serviceAccountUsername(info.namespace, info.name),
-    groups: [allServiceAccountsGroup, `${allServiceAccountsGroup}:${info.namespace}`],
+    groups: serviceAccountGroups(info.namespace),
     uid: info.uid,
     ...(Object.keys(extra).length === 0 ? {} : { extra }),
   };

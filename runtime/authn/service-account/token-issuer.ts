@@ -6,8 +6,8 @@
 import type { KeyObject } from "node:crypto";
 import { randomUUID } from "node:crypto";
 import { CompactSign } from "jose";
+import { serviceAccountUsername } from "../user.js";
 import type { BoundTokenClaims, KubernetesClaim, NodeRef, ObjectRef } from "./claims.js";
-import { serviceAccountUsername } from "./claims.js";
 import { type VerificationKey, verificationKey } from "./keys.js";
 
 /** Injected lifetime kubelet asks for projected tokens; such pod-bound tokens may be extended. */

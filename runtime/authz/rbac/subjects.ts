@@ -2,7 +2,7 @@
 // a User by name, a Group by membership, a ServiceAccount by its user name
 // `system:serviceaccount:<namespace>:<name>`, where a RoleBinding's own namespace stands in for a subject
 // that leaves its namespace out. Other kinds match nobody.
-import type { UserInfo } from "../../authn/user.js";
+import { serviceAccountUsername, type UserInfo } from "../../authn/user.js";
 
 /** rbac/v1 Subject as stored. */
 export interface Subject {
@@ -11,8 +11,6 @@ export interface Subject {
   name?: string;
   namespace?: string;
 }
-
-const serviceAccountPrefix = "system:serviceaccount:";
 
 export function subjectMatches(user: UserInfo, subject: Subject, bindingNamespace: string): boolean {
   const name = subject.name ?? "";
@@ -23,7 +21,7 @@ export function subjectMatches(user: UserInfo, subject: Subject, bindingNamespac
       return user.groups.includes(name);
     case "ServiceAccount": {
       const namespace = subject.namespace || bindingNamespace;
-      return namespace !== "" && user.name === `${serviceAccountPrefix}${namespace}:${name}`;
+      return namespace !== "" && user.name === serviceAccountUsername(namespace, name);
     }
     default:
       return false;

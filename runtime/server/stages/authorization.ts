@@ -1,7 +1,6 @@
 // Whether the user may: the server's authorizer chain answers for the request's attributes; anything but
 // an allow is kube's 403 naming the user, verb and resource, with the authorizers' reason.
-import { forbiddenMessage, requestAttributes } from "../../authz/request-attributes.js";
-import { forbidden } from "../../errors/status-error.js";
+import { forbiddenRequest, requestAttributes } from "../../authz/request-attributes.js";
 import type { Stage } from "../context.js";
 
 export const authorization: Stage = {
@@ -12,11 +11,7 @@ export const authorization: Stage = {
       throw new Error("authorization before request info and authentication");
     const attributes = requestAttributes(user, info, ctx.url.searchParams);
     const decision = await ctx.server.access.authorizer.authorize(attributes);
-    if (decision.decision !== "allow") {
-      const message = forbiddenMessage(attributes);
-      const resource = { group: attributes.apiGroup, name: attributes.resource };
-      throw forbidden(resource, attributes.name, decision.reason === "" ? message : `${message}: ${decision.reason}`);
-    }
+    if (decision.decision !== "allow") throw forbiddenRequest(attributes, decision.reason);
     await next();
   },
 };

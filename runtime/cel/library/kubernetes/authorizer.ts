@@ -8,7 +8,7 @@
 // authorize asynchronously (webhooks) must wrap an authorizer that answers from prefetched decisions or
 // from a synchronous cache.
 
-import type { UserInfo } from "../../../authn/user.js";
+import { serviceAccountGroups, serviceAccountUsername, type UserInfo } from "../../../authn/user.js";
 import type { Attributes, Decision } from "../../../authz/authorizer.js";
 import { selectorAttribute } from "../../../authz/request-attributes.js";
 import { parseFieldSelector } from "../../../selection/field-selector.js";
@@ -137,9 +137,9 @@ export const authorizerVariables: readonly VariableDecl[] = [
 /** The user.Info of a service account (serviceaccount.ServiceAccountInfo.UserInfo). */
 export function serviceAccountUser(namespace: string, name: string): UserInfo {
   return {
-    name: `system:serviceaccount:${namespace}:${name}`,
+    name: serviceAccountUsername(namespace, name),
     uid: "",
-    groups: ["system:serviceaccounts", `system:serviceaccounts:${namespace}`],
+    groups: serviceAccountGroups(namespace),
   };
 }
 
