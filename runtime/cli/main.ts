@@ -19,6 +19,7 @@ commands:
     --storage KIND       sqlite (default, <data-dir>/kapi.db) or memory
     --audit-log-path F   append one audit.k8s.io/v1 Event per request (Metadata level) to F
     --controllers LIST   kube-controller-manager's selection (*, name, -name; default *)
+    --runtime-config L   group/versions to serve or not (samples.kapi.dev/v1=true, api/alpha=false)
     authentication (docs/authentication.md):
       --anonymous-auth, --client-ca-file, --token-auth-file, --enable-bootstrap-token-auth,
       --authentication-config, --requestheader-client-ca-file, --requestheader-allowed-names,

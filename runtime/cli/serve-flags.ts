@@ -5,6 +5,7 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { parseGoDuration } from "../authz/authorization-config.js";
 import { parseControllers } from "../controllers/controller-selection.js";
+import { parseRuntimeConfig } from "../registry/runtime-config.js";
 import type { ServeOptions } from "../server/serve.js";
 import type { AuthenticationFlags } from "../server/start-access-control.js";
 
@@ -33,6 +34,7 @@ const stringFlags = [
   "authorization-webhook-cache-authorized-ttl",
   "authorization-webhook-cache-unauthorized-ttl",
   "controllers",
+  "runtime-config",
 ] as const;
 
 /** Repeatable, each value a comma-separated list (pflag's StringSlice). */
@@ -78,6 +80,14 @@ function durationMs(name: string, value: string | undefined): number | undefined
     return Number(parseGoDuration(value) / 1_000_000n);
   } catch (error) {
     throw new Error(`invalid argument "${value}" for "--${name}" flag: ${(error as Error).message}`);
+  }
+}
+
+function runtimeConfig(value: string): Record<string, boolean> {
+  try {
+    return parseRuntimeConfig(value);
+  } catch (error) {
+    throw new Error(`invalid argument "${value}" for "--runtime-config" flag: ${(error as Error).message}`);
   }
 }
 
@@ -182,5 +192,6 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
     ...(Object.keys(auth).length === 0 ? {} : { authentication: auth }),
     ...(authz === undefined ? {} : { authorization: authz }),
     ...(controllers === undefined ? {} : { controllers: parseControllers(controllers) }),
+    ...(values["runtime-config"] === undefined ? {} : { runtimeConfig: runtimeConfig(values["runtime-config"]) }),
   };
 }

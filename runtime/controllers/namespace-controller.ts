@@ -3,7 +3,6 @@
 // leaves spec.finalizers through the finalize subresource, after which the server removes the namespace
 // when metadata.finalizers is empty too. While content remains (objects held by finalizers), the
 // namespace's conditions say what and why, and the controller looks again with backoff.
-import { storedResources } from "../resources/kinds.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import { formatTime } from "../resources/timestamps.js";
 import type { KubeObject } from "../strategies/strategy.js";
@@ -18,13 +17,16 @@ import { retryLater, WorkQueue } from "./work-queue.js";
 /** The finalizer this controller owns in a namespace's spec.finalizers. */
 const kubernetesFinalizer = "kubernetes";
 
-function namespacedContent() {
-  return storedResources().filter(
-    (kind) =>
-      kind.resource.scope === "Namespaced" &&
-      kind.resource.verbs.includes("list") &&
-      kind.resource.verbs.includes("delete"),
-  );
+/** What a namespace can hold: namespaced resources, custom ones included, as they are served now. */
+function namespacedContent(api: ResourceApi) {
+  return api.kinds
+    .storedResources()
+    .filter(
+      (kind) =>
+        kind.resource.scope === "Namespaced" &&
+        kind.resource.verbs.includes("list") &&
+        kind.resource.verbs.includes("delete"),
+    );
 }
 
 function specFinalizers(ns: KubeObject): string[] {
@@ -42,7 +44,6 @@ function errorMessage(error: unknown): string {
 
 export class NamespaceController {
   private readonly queue: WorkQueue<string>;
-  private readonly content = namespacedContent();
 
   constructor(
     private readonly api: ResourceApi,
@@ -131,7 +132,7 @@ export class NamespaceController {
   /** Deletes every object in the namespace, then counts what is still there and the finalizers holding it. */
   private async deleteContent(namespace: string): Promise<ContentReport> {
     const report: ContentReport = { remaining: new Map(), finalizers: new Map(), failures: [] };
-    for (const kind of this.content) {
+    for (const kind of namespacedContent(this.api)) {
       const target = { kind, namespace };
       try {
         const { items } = await this.api.list(target);

@@ -1,7 +1,9 @@
 // Pure lookups over the generated kind table (generated/registry.ts), the way clients name resources.
+import type { CustomKind } from "./custom-kind.js";
 import type { KindRecord, ResourceRecord } from "./kind-record.js";
 
-export type ServedKind = KindRecord & { resource: ResourceRecord };
+/** A kind with a resource; kinds defined at run time (custom resources) also carry what the tables give others. */
+export type ServedKind = KindRecord & { resource: ResourceRecord; custom?: CustomKind };
 
 function isServed(record: KindRecord): record is ServedKind {
   return record.resource !== undefined;

@@ -18,6 +18,7 @@ for (const record of kinds) {
 
 /** The record of the version objects of `kind`'s resource are stored in. */
 export function storageKindOf(kind: ServedKind): ServedKind {
+  if (kind.custom !== undefined) return kind.custom.storage();
   return storageKinds.get(resourceKey(kind.group, kind.resource.plural)) ?? kind;
 }
 

@@ -2,6 +2,7 @@
 // the in-server controllers alike, so both go through the same admission, validation and storage.
 import type { AdmissionPlugin } from "../admission/admission.js";
 import { notFound } from "../errors/status-error.js";
+import { KindRegistry } from "../registry/kind-registry.js";
 import type { Store } from "../storage/store.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import type { CacheWatch } from "../watch-cache/cache-watch.js";
@@ -22,6 +23,8 @@ export interface ResourceApiOptions {
   now?: () => Date;
   /** How long watch history stays servable (the watch cache's window). */
   historyWindowMs?: number;
+  /** What is served; default the built-in group/versions enabled by default. */
+  kinds?: KindRegistry;
 }
 
 /** An object as read: the cache's entry (for shared serializations) and its view in the request's version. */
@@ -39,8 +42,10 @@ export interface ListResult {
 
 export class ResourceApi {
   readonly context: ApiContext;
+  readonly kinds: KindRegistry;
 
   constructor(options: ResourceApiOptions) {
+    this.kinds = options.kinds ?? new KindRegistry();
     this.context = new ApiContext(
       options.store,
       options.admission ?? [],

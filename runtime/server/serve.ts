@@ -29,6 +29,8 @@ export interface ServeOptions {
   authorization?: AuthorizationOptions;
   /** A parsed `--controllers` list. */
   controllers?: readonly string[];
+  /** A parsed `--runtime-config`. */
+  runtimeConfig?: Readonly<Record<string, boolean>>;
 }
 
 export interface Serving {
@@ -83,6 +85,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...(options.authentication === undefined ? {} : { authentication: options.authentication }),
     ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
     ...(options.controllers === undefined ? {} : { controllers: options.controllers }),
+    ...(options.runtimeConfig === undefined ? {} : { runtimeConfig: options.runtimeConfig }),
     serviceAccountSigningKey: loadOrCreateSigningKey(certDir),
     ...(options.auditLogPath === undefined ? {} : { audit: auditLog(resolve(options.auditLogPath)) }),
     host: options.bindAddress,

@@ -22,6 +22,8 @@ import { createServingCertificates, issueClientCertificate, type ServingCertific
 import { renderKubeconfig } from "../http/kubeconfig.js";
 import { type ErrorLog, writeError } from "../http/write-error.js";
 import { OpenApiDocuments } from "../openapi/openapi-documents.js";
+import { KindRegistry } from "../registry/kind-registry.js";
+import type { RuntimeConfig } from "../registry/runtime-config.js";
 import { ResourceApi } from "../resources/resource-api.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import type { Store } from "../storage/store.js";
@@ -62,6 +64,8 @@ export interface StartServerOptions {
   authorization?: AuthorizationOptions;
   /** Signs service account tokens unless `--service-account-signing-key-file` is given; default a new key. */
   serviceAccountSigningKey?: KeyObject;
+  /** kube-apiserver's `--runtime-config`: group/versions served beyond or instead of the default ones. */
+  runtimeConfig?: RuntimeConfig;
 }
 
 export interface RunningServer {
@@ -114,6 +118,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const store = options.store ?? new MemoryStore();
   const resources = new ResourceApi({
     store,
+    kinds: new KindRegistry(options.runtimeConfig),
     ...(options.watchHistoryWindowMs === undefined ? {} : { historyWindowMs: options.watchHistoryWindowMs }),
   });
   const certificates = options.insecure

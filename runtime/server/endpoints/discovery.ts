@@ -1,6 +1,5 @@
-// The discovery documents of the group/versions served by default, built once from the generated served set
-// (the same builders that wrote generated/discovery) and kept serialized.
-import { servedGroupVersions } from "../../../generated/discovery/served.js";
+// The discovery documents of what a server serves, built with the builders that wrote generated/discovery and
+// kept serialized until the server's kind registry changes (a custom resource served or removed).
 import {
   buildAggregatedDiscovery,
   buildApiGroup,
@@ -9,6 +8,7 @@ import {
   buildApiVersions,
 } from "../../discovery/build-discovery.js";
 import { groupVersionPath } from "../../discovery/served.js";
+import type { KindRegistry } from "../../registry/kind-registry.js";
 
 /** Content type of aggregated discovery (apidiscovery.k8s.io/v2), asked for by Accept and echoed back. */
 export const aggregatedDiscoveryType = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
@@ -22,13 +22,14 @@ export interface DiscoveryDocuments {
   aggregated: Map<string, string>;
 }
 
-let documents: DiscoveryDocuments | undefined;
+const built = new WeakMap<KindRegistry, { revision: number; documents: DiscoveryDocuments }>();
 
 const json = (doc: unknown) => `${JSON.stringify(doc)}\n`;
 
-export function discoveryDocuments(): DiscoveryDocuments {
-  if (documents) return documents;
-  const enabled = servedGroupVersions.filter((gv) => gv.enabledByDefault);
+export function discoveryDocuments(kinds: KindRegistry): DiscoveryDocuments {
+  const cached = built.get(kinds);
+  if (cached !== undefined && cached.revision === kinds.revision) return cached.documents;
+  const enabled = kinds.groupVersions();
   const byPath = new Map<string, string>([["/apis", json(buildApiGroupList(enabled))]]);
   for (const group of new Set(enabled.map((gv) => gv.group).filter((g) => g !== ""))) {
     byPath.set(`/apis/${group}`, json(buildApiGroup(group, enabled)));
@@ -38,14 +39,15 @@ export function discoveryDocuments(): DiscoveryDocuments {
     ["/api", json(buildAggregatedDiscovery(enabled, true))],
     ["/apis", json(buildAggregatedDiscovery(enabled, false))],
   ]);
-  documents = { apiVersions: buildApiVersions(enabled), byPath, aggregated };
+  const documents = { apiVersions: buildApiVersions(enabled), byPath, aggregated };
+  built.set(kinds, { revision: kinds.revision, documents });
   return documents;
 }
 
 /** `/api` as kube-apiserver answers it, with the address clients reach it at. */
-export function apiVersionsBody(address: string): string {
+export function apiVersionsBody(kinds: KindRegistry, address: string): string {
   return json({
-    ...discoveryDocuments().apiVersions,
+    ...discoveryDocuments(kinds).apiVersions,
     serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: address }],
   });
 }

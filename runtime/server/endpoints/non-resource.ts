@@ -13,6 +13,7 @@ import { notAcceptable } from "../../errors/status-error.js";
 import { formatMediaType, type MediaType, negotiate } from "../../http/accept.js";
 import { writeJson, writeText } from "../../http/respond.js";
 import { isOpenApiPath, serveOpenApi } from "../../openapi/serve-openapi.js";
+import type { KindRegistry } from "../../registry/kind-registry.js";
 import type { RequestContext } from "../context.js";
 import { pathNotFound } from "../generic-errors.js";
 import { aggregatedDiscoveryType, apiVersionsBody, discoveryDocuments } from "./discovery.js";
@@ -52,7 +53,12 @@ function discoveryRoot(path: "/api" | "/apis", legacy: (ctx: RequestContext) => 
   return async (ctx) => {
     ctx.res.setHeader("Vary", "Accept");
     if (choose(ctx, [plainJson, aggregatedJson]).aggregated) {
-      writeJson(ctx.res, 200, discoveryDocuments().aggregated.get(path) ?? "", aggregatedDiscoveryType);
+      writeJson(
+        ctx.res,
+        200,
+        discoveryDocuments(ctx.server.resources.kinds).aggregated.get(path) ?? "",
+        aggregatedDiscoveryType,
+      );
     } else {
       writeJson(ctx.res, 200, legacy(ctx));
     }
@@ -83,8 +89,8 @@ function openIdEndpoint(document: "configuration" | "jwks", contentType: string)
 
 const fixed = new Map<string, Endpoint>([
   ["/version", jsonEndpoint(() => versionBody)],
-  ["/api", discoveryRoot("/api", (ctx) => apiVersionsBody(ctx.server.address))],
-  ["/apis", discoveryRoot("/apis", () => discoveryDocuments().byPath.get("/apis") ?? "")],
+  ["/api", discoveryRoot("/api", (ctx) => apiVersionsBody(ctx.server.resources.kinds, ctx.server.address))],
+  ["/apis", discoveryRoot("/apis", (ctx) => discoveryDocuments(ctx.server.resources.kinds).byPath.get("/apis") ?? "")],
   ["/livez", healthEndpoint("livez")],
   ["/readyz", healthEndpoint("readyz")],
   ["/healthz", healthEndpoint("healthz")],
@@ -93,10 +99,10 @@ const fixed = new Map<string, Endpoint>([
 ]);
 
 /** The endpoint serving `path`, or undefined when nothing outside the resource API does. */
-export function nonResourceEndpoint(path: string): Endpoint | undefined {
+export function nonResourceEndpoint(path: string, kinds: KindRegistry): Endpoint | undefined {
   const exact = fixed.get(path);
   if (exact) return exact;
-  const document = discoveryDocuments().byPath.get(path);
+  const document = discoveryDocuments(kinds).byPath.get(path);
   if (document !== undefined) return jsonEndpoint(() => document);
   if (isOpenApiPath(path)) return (ctx) => serveOpenApi(ctx, ctx.server.openapi);
   const health = /^\/(livez|readyz|healthz)\/([^/]+)$/.exec(path);

@@ -1,7 +1,6 @@
-// Parses what the request asks for and, for resource requests, finds its generated route.
+// Parses what the request asks for and, for resource requests, finds its route among what the server serves.
 import type { Stage } from "../context.js";
 import { parseRequestInfo } from "../request-info.js";
-import { servedRouteMatcher } from "../served-routes.js";
 
 export const requestInfo: Stage = {
   name: "requestInfo",
@@ -13,7 +12,9 @@ export const requestInfo: Stage = {
       // The legacy `/watch/` segment after the version is a verb, not part of any route template.
       const base = info.group === "" ? `/api/${info.version}` : `/apis/${info.group}/${info.version}`;
       const legacyWatch = path.startsWith(`${base}/watch/`);
-      const match = servedRouteMatcher()(legacyWatch ? base + path.slice(base.length + "/watch".length) : path);
+      const match = ctx.server.resources.kinds.matchRoute(
+        legacyWatch ? base + path.slice(base.length + "/watch".length) : path,
+      );
       if (match) ctx.route = match;
     }
     await next();

@@ -1,0 +1,157 @@
+// What one server serves: the built-in group/versions its runtime config enables (from the generated tables)
+// and the custom resources registered while it runs. Request routing, the handlers' kind lookup, discovery
+// and the controllers read it; `revision` moves on every change so derived documents know to rebuild.
+import { servedGroupVersions } from "../../generated/discovery/served.js";
+import { kinds } from "../../generated/registry.js";
+import { routes as builtinRoutes } from "../../generated/routes.js";
+import type { ServedGroupVersion, ServedResource } from "../discovery/served.js";
+import { storageKindOf, storedResources } from "../resources/kinds.js";
+import { createRouteMatcher, type RouteMatch } from "../routing/match-route.js";
+import { resourceRoutes } from "../routing/resource-routes.js";
+import { byGroupVersionKind, byGroupVersionResource, type ServedKind } from "./lookup.js";
+import { isEnabled, type RuntimeConfig } from "./runtime-config.js";
+
+/** One served version of a custom resource. */
+export interface CustomVersion {
+  kind: ServedKind;
+  /** Its discovery entry. */
+  served: ServedResource;
+  /** Discovery order of the version within its group (lower first). */
+  versionPriority: number;
+}
+
+/** Discovery order of groups defined by custom resources: after every built-in group, as kube orders them. */
+const customGroupPriority = 1000;
+
+type Matcher = (path: string) => RouteMatch | undefined;
+
+function gvrKey(group: string, version: string, resource: string): string {
+  return `${group}/${version}/${resource}`;
+}
+
+export class KindRegistry {
+  readonly #config: RuntimeConfig;
+  readonly #builtin: ServedGroupVersion[];
+  readonly #builtinKeys: Set<string>;
+  readonly #builtinMatcher: Matcher;
+  readonly #builtinKinds = new Map<string, ServedKind | undefined>();
+  /** Versions of each custom resource, keyed by the definition's name. */
+  readonly #custom = new Map<string, CustomVersion[]>();
+  #customByResource = new Map<string, ServedKind>();
+  #customMatcher: Matcher | undefined;
+  #listeners: (() => void)[] = [];
+  #revision = 0;
+
+  constructor(config: RuntimeConfig = {}) {
+    this.#config = config;
+    this.#builtin = servedGroupVersions.filter((gv) => isEnabled(config, gv, gv.enabledByDefault));
+    this.#builtinKeys = new Set(this.#builtin.map((gv) => `${gv.group}/${gv.version}`));
+    this.#builtinMatcher = createRouteMatcher(
+      builtinRoutes.filter((r) => this.#builtinKeys.has(`${r.group}/${r.version}`)),
+    );
+  }
+
+  /** Counts changes: documents built from the registry are current while it stays the same. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** Whether a built-in group/version is served by this server. */
+  servesBuiltin(group: string, version: string): boolean {
+    return this.#builtinKeys.has(`${group}/${version}`);
+  }
+
+  /** The route of a resource path, built-in routes first. */
+  matchRoute(path: string): RouteMatch | undefined {
+    return this.#builtinMatcher(path) ?? this.#matchCustom(path);
+  }
+
+  /** The served kind at a group/version/resource. */
+  servedKind(group: string, version: string, resource: string): ServedKind | undefined {
+    const key = gvrKey(group, version, resource);
+    if (this.#builtinKeys.has(`${group}/${version}`)) {
+      if (!this.#builtinKinds.has(key)) {
+        this.#builtinKinds.set(key, byGroupVersionResource(kinds, group, version, resource));
+      }
+      const builtin = this.#builtinKinds.get(key);
+      if (builtin !== undefined) return builtin;
+    }
+    return this.#customByResource.get(key);
+  }
+
+  /** The served kind of a group/version/kind (owner references, admission policies' match resources). */
+  kindOf(group: string, version: string, kind: string): ServedKind | undefined {
+    const builtin = byGroupVersionKind(kinds, group, version, kind);
+    if (builtin?.resource !== undefined && this.servesBuiltin(group, version)) return builtin as ServedKind;
+    for (const k of this.#customByResource.values()) {
+      if (k.group === group && k.version === version && k.kind === kind) return k;
+    }
+    return undefined;
+  }
+
+  /** Every stored resource, once each in its storage version: built-in ones and custom ones. */
+  storedResources(): ServedKind[] {
+    const custom = [...this.#custom.values()].map((versions) => storageKindOf(versions[0]?.kind as ServedKind));
+    return [...storedResources(), ...custom];
+  }
+
+  /** Served group/versions in no particular order: built-in ones enabled here, then custom ones. */
+  groupVersions(): ServedGroupVersion[] {
+    const custom = new Map<string, ServedGroupVersion>();
+    for (const versions of this.#custom.values()) {
+      for (const { kind, served, versionPriority } of versions) {
+        const key = `${kind.group}/${kind.version}`;
+        let gv = custom.get(key);
+        if (gv === undefined) {
+          gv = {
+            group: kind.group,
+            version: kind.version,
+            groupPriority: customGroupPriority,
+            versionPriority,
+            enabledByDefault: true,
+            resources: [],
+          };
+          custom.set(key, gv);
+        }
+        gv.versionPriority = Math.min(gv.versionPriority, versionPriority);
+        gv.resources.push(served);
+      }
+    }
+    return [...this.#builtin, ...custom.values()];
+  }
+
+  /** Serves (or serves anew) the versions of one custom resource; an empty list stops serving it. */
+  setCustom(definition: string, versions: CustomVersion[]): void {
+    if (versions.length === 0) this.#custom.delete(definition);
+    else this.#custom.set(definition, versions);
+    this.#customByResource = new Map(
+      [...this.#custom.values()]
+        .flat()
+        .map((v) => [gvrKey(v.kind.group, v.kind.version, v.kind.resource.plural), v.kind]),
+    );
+    this.#customMatcher = undefined;
+    this.#revision++;
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** The versions registered for a definition. */
+  custom(definition: string): readonly CustomVersion[] {
+    return this.#custom.get(definition) ?? [];
+  }
+
+  /** Called after every change; returns the function that stops calling it. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.push(listener);
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  #matchCustom(path: string): RouteMatch | undefined {
+    if (this.#custom.size === 0) return undefined;
+    this.#customMatcher ??= createRouteMatcher(
+      [...this.#custom.values()].flat().flatMap(({ kind }) => resourceRoutes(kind, kind.resource)),
+    );
+    return this.#customMatcher(path);
+  }
+}
