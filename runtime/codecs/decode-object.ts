@@ -5,7 +5,7 @@
 // malformed body or a wrongly typed value is a 400 at every level, and strict problems are then not reported.
 import { decodeBody } from "./decode-body.js";
 import { cannotBeHandled, type GroupVersionKind, handledAs } from "./decode-errors.js";
-import { type FieldValidation, strictDecodingOutcome } from "./field-validation.js";
+import { type FieldValidation, strictDecodingOutcome, unknownFieldProblem } from "./field-validation.js";
 import { checkFields, kindFields } from "./unknown-fields.js";
 
 export interface DecodedObject {
@@ -19,12 +19,16 @@ function yamlReport(lines: readonly string[]): string[] {
   return lines.length === 0 ? [] : [`yaml: unmarshal errors:\n  ${lines.join("\n  ")}`];
 }
 
-/** Decodes the body of a write to an endpoint serving `target` (a kind, or a subresource's kind). */
+/**
+ * Decodes the body of a write to an endpoint serving `target` (a kind, or a subresource's kind). Kinds the
+ * generated field table lacks (custom resources) bring `prune`, which drops what their schema does not declare.
+ */
 export function decodeObject(
   contentType: string | undefined,
   body: Buffer,
   level: FieldValidation,
   target: GroupVersionKind,
+  prune?: (obj: Record<string, unknown>) => string[],
 ): DecodedObject {
   const decoded = decodeBody(contentType, body, target);
   const as = handledAs(decoded.value, target);
@@ -35,6 +39,8 @@ export function decodeObject(
     const check = checkFields(decoded.value, n, decoded.duplicateKeys);
     if (check.fatal !== undefined) throw cannotBeHandled(as, check.fatal);
     problems.push(...check.problems);
+  } else if (prune !== undefined) {
+    problems.push(...prune(decoded.value).map(unknownFieldProblem));
   }
   return { object: decoded.value, warnings: strictDecodingOutcome(level, problems, as) };
 }

@@ -147,12 +147,12 @@ export function forbidden(resource: GroupThing, name: string, why: string): Stat
   return new StatusError(403, "Forbidden", message, details(resource, name));
 }
 
-/** 405: `<verb> is not supported on resources of kind "deployments.apps"`. */
-export function methodNotSupported(resource: GroupThing, action: string): StatusError {
+/** 405: `<verb> is not supported on resources of kind "deployments.apps"`, unless the message says otherwise. */
+export function methodNotSupported(resource: GroupThing, action: string, message?: string): StatusError {
   return new StatusError(
     405,
     "MethodNotAllowed",
-    `${action} is not supported on resources of kind ${goQuote(qualified(resource))}`,
+    message ?? `${action} is not supported on resources of kind ${goQuote(qualified(resource))}`,
     details(resource, undefined),
   );
 }

@@ -18,6 +18,7 @@ import { parseMediaType } from "../http/accept.js";
 import { applyJsonPatch, decodeJsonPatch } from "../patch/json-patch.js";
 import { applyMergePatch } from "../patch/merge-patch.js";
 import { applyStrategicMergePatch, servesStrategicMergePatch } from "../patch/strategic-merge-patch.js";
+import type { CustomKind } from "../registry/custom-kind.js";
 import type { WriteOptions } from "../resources/create-object.js";
 import { applyIntent, type FieldOwner, managedSchemaOf } from "../resources/managed-fields.js";
 import { objectMeta } from "../resources/object-access.js";
@@ -119,12 +120,10 @@ function patchWarnings(
   level: FieldValidation,
   problems: readonly string[],
   result: KubeObject,
-  kind: GroupVersionKind,
+  kind: GroupVersionKind & { custom?: CustomKind },
 ) {
-  const all = [
-    ...problems,
-    ...pruneUnknownFields(result, kind.group, kind.version, kind.kind).map(unknownFieldProblem),
-  ];
+  const unknown = kind.custom?.prune(result) ?? pruneUnknownFields(result, kind.group, kind.version, kind.kind);
+  const all = [...problems, ...unknown.map(unknownFieldProblem)];
   if (level !== "Strict" || all.length === 0) return strictDecodingOutcome(level, all);
   throw invalid({ group: "", name: "" }, "", [
     fe.invalid("patch", JSON.stringify(result), `strict decoding error: ${all.join(", ")}`),
@@ -183,10 +182,11 @@ export async function patchResource(ctx: RequestContext, target: Target): Promis
 /** The apply intent as sent, YAML or JSON; its version, kind and managedFields are the field manager's to check. */
 function readIntent(
   ctx: RequestContext,
-  kind: GroupVersionKind,
+  kind: GroupVersionKind & { custom?: CustomKind },
   query: WriteQuery,
 ): { config: KubeObject; warnings: string[] } {
-  const decoded = decodeObject("application/yaml", ctx.body ?? Buffer.alloc(0), query.fieldValidation, kind);
+  const body = ctx.body ?? Buffer.alloc(0);
+  const decoded = decodeObject("application/yaml", body, query.fieldValidation, kind, kind.custom?.prune);
   return { config: decoded.object as KubeObject, warnings: decoded.warnings };
 }
 

@@ -3,6 +3,7 @@
 
 import { decodeObject } from "../codecs/decode-object.js";
 import type { FieldValidation } from "../codecs/field-validation.js";
+import type { CustomKind } from "../registry/custom-kind.js";
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 
@@ -14,8 +15,9 @@ export interface RequestObject {
 /** The body as an object of `kind` (the kind served at the endpoint, or a subresource's kind). */
 export function readRequestObject(
   ctx: RequestContext,
-  kind: { group: string; version: string; kind: string },
+  kind: { group: string; version: string; kind: string; custom?: CustomKind },
   level: FieldValidation,
 ): RequestObject {
-  return decodeObject(ctx.req.headers["content-type"], ctx.body ?? Buffer.alloc(0), level, kind);
+  const prune = kind.custom?.prune;
+  return decodeObject(ctx.req.headers["content-type"], ctx.body ?? Buffer.alloc(0), level, kind, prune);
 }

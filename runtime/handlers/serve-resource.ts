@@ -1,6 +1,7 @@
 // Dispatches a resource request to its verb's handler. Subresources served by strategy hooks go to the hook;
 // those kapi does not implement yet (pods/log, pods/exec, …) answer 404 like unserved paths.
-import { methodNotSupported } from "../errors/status-error.js";
+import { type GroupThing, methodNotSupported } from "../errors/status-error.js";
+import type { CustomKind } from "../registry/custom-kind.js";
 import type { Verb } from "../registry/kind-record.js";
 import { groupResource } from "../resources/kinds.js";
 import type { RequestContext } from "../server/context.js";
@@ -13,8 +14,17 @@ import { getScale, updateScale } from "./scale-handlers.js";
 import { watchResource } from "./watch-handler.js";
 import { createResource, updateResource } from "./write-handlers.js";
 
+/** What a custom resource's definition says of every request: a deprecated version warns, a deleting one takes no creates. */
+function checkDefinition(ctx: RequestContext, custom: CustomKind, resource: GroupThing, verb: Verb): void {
+  if (custom.deprecationWarning !== undefined) ctx.warnings = [...(ctx.warnings ?? []), custom.deprecationWarning];
+  if (custom.terminating === true && verb === "create") {
+    throw methodNotSupported(resource, verb, `${verb} not allowed while custom resource definition is terminating`);
+  }
+}
+
 export async function serveResource(ctx: RequestContext, verb: Verb): Promise<void> {
   const target = resourceTarget(ctx);
+  if (target.kind.custom !== undefined) checkDefinition(ctx, target.kind.custom, groupResource(target.kind), verb);
   if (target.subresource === "scale") {
     if (verb === "get") return getScale(ctx, target);
     if (verb === "update") return updateScale(ctx, target);

@@ -11,7 +11,7 @@ import type { ServedKind } from "../registry/lookup.js";
 import { apiVersionOf } from "../resources/kinds.js";
 import { parseWatchQuery } from "../resources/list-options.js";
 import type { Target } from "../resources/resource-api.js";
-import { jsonAt, viewAt } from "../resources/versioned.js";
+import { jsonAt, prepareViews, viewAt } from "../resources/versioned.js";
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import type { CacheEvent } from "../watch-cache/cache-watch.js";
@@ -137,6 +137,7 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
     let first = true;
     for await (const event of watch) {
       if (ctx.res.destroyed) break;
+      if (event.type !== "BOOKMARK") await prepareViews([event.object], target.kind);
       await write(ctx, frame(format, target.kind, event, first));
       if (event.type !== "BOOKMARK") first = false;
     }

@@ -9,6 +9,8 @@ import type { ServedKind } from "./lookup.js";
 export interface CustomKind {
   /** The definition's name (`crontabs.stable.example.com`) and uid: a kind is replaced when either changes. */
   definition: { name: string; uid: string };
+  /** Different for every build of the kind: views of stored objects made for an earlier one are not reused. */
+  viewKey: string;
   validate(obj: unknown): FieldError[];
   /** Schema defaults, in place: on every write and on every read from storage. */
   default(obj: unknown): void;
@@ -22,4 +24,8 @@ export interface CustomKind {
   convert(objects: KubeObject[], version: string): Promise<KubeObject[]>;
   /** Present when conversion needs no round trip (strategy None). */
   convertSync?(obj: KubeObject, version: string): KubeObject;
+  /** The Warning every request to this version gets when the version is deprecated. */
+  deprecationWarning?: string;
+  /** The definition is being deleted: its objects can be read and deleted, not created. */
+  terminating?: boolean;
 }

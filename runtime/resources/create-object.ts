@@ -15,7 +15,7 @@ import { decodeStored, encodeStored } from "./resource-storage.js";
 import { formatTime } from "./timestamps.js";
 import { checkNamespace, checkTypeMeta } from "./type-meta.js";
 import { defaultObject, validateObject } from "./validate-object.js";
-import { toVersion } from "./versioned.js";
+import { convertTo } from "./versioned.js";
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -94,14 +94,14 @@ export async function createObject(
   await admitValidating(api.admission, attributes);
 
   const stored = storageKindOf(kind);
-  const atStorage = stored.version === kind.version ? obj : toVersion(obj, stored.version);
+  const atStorage = stored.version === kind.version ? obj : await convertTo(kind, obj, stored.version);
   if (dryRun) return obj;
   for (let attempt = 1; ; attempt++) {
     const name = objectMeta(atStorage).name as string;
     try {
       const kv = await api.store.create(api.keyOf(target, name), encodeStored(atStorage));
       const created = decodeStored(kv);
-      return stored.version === kind.version ? created : toVersion(created, kind.version);
+      return stored.version === kind.version ? created : await convertTo(kind, created, kind.version);
     } catch (error) {
       if (!(error instanceof KeyExistsError)) throw error;
       if (named || prefix === undefined || attempt === generateNameAttempts) {

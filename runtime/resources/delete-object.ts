@@ -12,7 +12,7 @@ import { groupResource, storageKindOf } from "./kinds.js";
 import { finalizersOf, objectMeta } from "./object-access.js";
 import { decodeStored, encodeStored } from "./resource-storage.js";
 import { formatTime } from "./timestamps.js";
-import { toVersion } from "./versioned.js";
+import { convertTo } from "./versioned.js";
 
 export type PropagationPolicy = "Orphan" | "Background" | "Foreground";
 
@@ -100,13 +100,14 @@ export async function deleteObject(
   const stored = storageKindOf(kind);
   const explicit = deletionPolicy(options);
   const dryRun = options.dryRun === true;
-  const shown = (obj: KubeObject) => (stored.version === kind.version ? obj : toVersion(obj, kind.version));
+  const shown = async (obj: KubeObject) =>
+    stored.version === kind.version ? obj : await convertTo(kind, obj, kind.version);
   for (;;) {
     const kv = await api.store.get(key);
     if (kv === undefined) throw notFound(groupResource(kind), name);
     const current = decodeStored(kv);
     checkPreconditions(target, current, options);
-    const view = shown(current);
+    const view = await shown(current);
     await admitValidating(api.admission, {
       operation: "DELETE",
       kind,
@@ -133,16 +134,17 @@ export async function deleteObject(
       }
       const unchanged = meta.deletionTimestamp !== undefined && finalizers.join("\n") === before.join("\n");
       if (unchanged) return { object: view, deleted: false };
-      if (meta.deletionTimestamp === undefined) {
+      const marking = meta.deletionTimestamp === undefined;
+      if (marking) {
         meta.deletionTimestamp = formatTime(new Date(api.now().getTime() + grace * 1000));
         meta.deletionGracePeriodSeconds = grace;
-        kind.strategy?.prepareForDelete?.(current);
       }
       if (finalizers.length > 0) meta.finalizers = finalizers;
       else delete meta.finalizers;
-      if (dryRun) return { object: shown(current), deleted: false };
+      if (marking) kind.strategy?.prepareForDelete?.(current);
+      if (dryRun) return { object: await shown(current), deleted: false };
       const written = await api.store.update(key, encodeStored(current), kv.modRevision);
-      return { object: shown(decodeStored(written)), deleted: false };
+      return { object: await shown(decodeStored(written)), deleted: false };
     } catch (error) {
       if (error instanceof NotFoundError) throw notFound(groupResource(kind), name);
       if (!(error instanceof ConflictError)) throw error;

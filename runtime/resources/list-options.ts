@@ -10,7 +10,7 @@ import { queryBool } from "../server/request-info.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { storageKindOf } from "./kinds.js";
 import { labelsOf } from "./object-access.js";
-import { toVersion } from "./versioned.js";
+import { convertToSync } from "./versioned.js";
 
 export interface ListQuery {
   resourceVersion?: string;
@@ -153,5 +153,5 @@ export function selectionFilter(
   return (obj) =>
     labelSelector.matches(labelsOf(obj)) &&
     (fieldSelector.isEmpty() ||
-      fieldSelector.matches(fieldSetOf(converted ? toVersion(obj, kind.version) : obj, read)));
+      fieldSelector.matches(fieldSetOf(converted ? convertToSync(kind, obj, kind.version) : obj, read)));
 }

@@ -10,6 +10,7 @@ import {
   schemaForKind,
   updateManagedFields,
 } from "../apply/field-manager.js";
+import type { CustomKind } from "../registry/custom-kind.js";
 import type { ServedKind } from "../registry/lookup.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import type { Target } from "./api-context.js";
@@ -23,8 +24,13 @@ export interface FieldOwner {
 }
 
 /** The kind's schema for field ownership; kinds without one are treated as unstructured (no root). */
-export function managedSchemaOf(kind: { group: string; version: string; kind: string }): ManagedSchema {
-  return schemaForKind(fieldTable, validationKey(kind.group, kind.version, kind.kind));
+export function managedSchemaOf(kind: {
+  group: string;
+  version: string;
+  kind: string;
+  custom?: CustomKind;
+}): ManagedSchema {
+  return kind.custom?.fields ?? schemaForKind(fieldTable, validationKey(kind.group, kind.version, kind.kind));
 }
 
 /**
@@ -35,8 +41,8 @@ export function managedSchemaOf(kind: { group: string; version: string; kind: st
 export function resetPathsOf(kind: ServedKind, subresource: string | undefined): string[][] {
   if (!hasStatus(kind)) return [];
   if (subresource !== "status") return [["status"]];
-  const { root } = managedSchemaOf(kind);
-  const fields = typeof root === "number" ? Object.keys(fieldTable.definitions[root]?.fields ?? {}) : [];
+  const { table, root } = managedSchemaOf(kind);
+  const fields = typeof root === "number" ? Object.keys(table.definitions[root]?.fields ?? {}) : [];
   const reset = fields.filter((f) => !["apiVersion", "kind", "metadata", "status"].includes(f)).map((f) => [f]);
   return [...reset, ["metadata", "labels"]];
 }

@@ -16,7 +16,7 @@ import { finalizersOf, objectMeta } from "./object-access.js";
 import { decodeStored, encodeStored } from "./resource-storage.js";
 import { checkNamespace, checkTypeMeta } from "./type-meta.js";
 import { defaultObject, validateObject } from "./validate-object.js";
-import { toVersion } from "./versioned.js";
+import { convertTo } from "./versioned.js";
 
 export const modifiedCause =
   "the object has been modified; please apply your changes to the latest version and try again";
@@ -116,7 +116,7 @@ export async function updateObject(
       throw conflict(groupResource(kind), name, modifiedCause);
     }
     const current = decodeStored(kv);
-    const old = stored.version === kind.version ? current : toVersion(current, kind.version);
+    const old = stored.version === kind.version ? current : await convertTo(kind, current, kind.version);
     const defaulted = structuredClone(body);
     defaultObject(kind, defaulted);
     const obj = withOwnership(api, target, old, defaulted, options);
@@ -137,7 +137,7 @@ export async function updateObject(
     validateObject(kind, obj, old, target.subresource);
     await admitValidating(api.admission, attributes);
 
-    const atStorage = stored.version === kind.version ? obj : toVersion(obj, stored.version);
+    const atStorage = stored.version === kind.version ? obj : await convertTo(kind, obj, stored.version);
     if (sameStoredState(atStorage, current)) return { object: old, created: false };
     if (dryRun) return { object: obj, created: false };
     try {
@@ -147,7 +147,8 @@ export async function updateObject(
       if (deleting && kind.strategy?.deletionHeld?.(updated) !== true) {
         await deleteIfFinalized(api, key, written);
       }
-      return { object: stored.version === kind.version ? updated : toVersion(updated, kind.version), created: false };
+      const shown = stored.version === kind.version ? updated : await convertTo(kind, updated, kind.version);
+      return { object: shown, created: false };
     } catch (error) {
       if (error instanceof NotFoundError) continue;
       if (!(error instanceof ConflictError)) throw error;

@@ -1,7 +1,7 @@
 // The validate step of every write: the schema's structural rules, the metadata rules every kind shares,
 // the kind's hand-written rules, then its CEL rules (x-kubernetes-validations); all errors together in
 // one 422.
-import { validation, validationKey } from "../../generated/validation.js";
+import { type KindValidation, validation, validationKey } from "../../generated/validation.js";
 import { validateSchemaRules } from "../cel/kubernetes/schema-rules.js";
 import type { FieldError } from "../errors/field-error.js";
 import { invalid } from "../errors/status-error.js";
@@ -11,18 +11,27 @@ import { validateObjectMeta, validateObjectMetaUpdate } from "../validation/obje
 import { groupKind } from "./kinds.js";
 import { objectMeta } from "./object-access.js";
 
+/** What validates and defaults a kind: the generated tables, or what a custom kind carries. */
+function schemaOf(kind: ServedKind): KindValidation | undefined {
+  return kind.custom ?? validation[validationKey(kind.group, kind.version, kind.kind)];
+}
+
 export function defaultObject(kind: ServedKind, obj: KubeObject): void {
-  validation[validationKey(kind.group, kind.version, kind.kind)]?.default(obj);
+  schemaOf(kind)?.default(obj);
   kind.strategy?.default?.(obj);
 }
 
 export function validateObject(kind: ServedKind, obj: KubeObject, old?: KubeObject, subresource?: string): void {
   const errs: FieldError[] = [];
   const meta = objectMeta(obj);
-  const options = { namespaced: kind.resource.scope === "Namespaced", nameFormat: kind.resource.nameFormat };
+  const options = {
+    namespaced: kind.resource.scope === "Namespaced",
+    nameFormat: kind.resource.nameFormat,
+    generic: kind.strategy?.genericObjectMeta === true,
+  };
   errs.push(...validateObjectMeta(meta, options));
   if (old !== undefined) errs.push(...validateObjectMetaUpdate(meta, objectMeta(old)));
-  const schema = validation[validationKey(kind.group, kind.version, kind.kind)];
+  const schema = schemaOf(kind);
   errs.push(...(schema?.validate(obj) ?? []));
   errs.push(...(kind.strategy?.validate?.(obj, old, subresource) ?? []));
   if (schema?.celSchema !== undefined) errs.push(...validateSchemaRules(schema.celSchema, obj, old, errs));

@@ -1,42 +1,105 @@
 // Reads are stored objects shown in the version a client asked for. Each stored version of an object is
 // converted at most once per served version and serialized at most once per encoding; every reader and
-// watcher shares the result.
+// watcher shares the result. Custom resources are converted by their definition (a webhook round trip is
+// made ahead of the synchronous view, by `prepareViews`) and get their schema's defaults on every read.
 import { conversionTable } from "../../generated/conversions.js";
 import { escapeGoJson } from "../codecs/encode-response.js";
 import { convert } from "../conversion/convert.js";
 import type { JsonObject } from "../conversion/json-values.js";
+import { internal } from "../errors/status-error.js";
 import type { ServedKind } from "../registry/lookup.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { type CachedObject, deepFreeze } from "../watch-cache/cached-object.js";
-import { storageKindOf } from "./kinds.js";
+import { apiVersionOf, storageKindOf } from "./kinds.js";
 
 const conversions = new WeakMap<CachedObject<KubeObject>, Map<string, KubeObject>>();
 const encoder = new TextEncoder();
 
-/** `obj` (any served version of the kind's group) in `version`, as a new object. */
+/** `obj` (any served version of a built-in kind's group) in `version`, as a new object. */
 export function toVersion(obj: KubeObject, version: string): KubeObject {
   return convert(conversionTable, obj as JsonObject, version) as KubeObject;
 }
 
-/** The cached object in `kind`'s version: deep-frozen and shared, copy before changing. */
-export function viewAt(cached: CachedObject<KubeObject>, kind: ServedKind): KubeObject {
-  if (storageKindOf(kind).version === kind.version) return cached.object;
+function isAt(obj: KubeObject, kind: ServedKind, version: string): boolean {
+  return obj.apiVersion === apiVersionOf({ group: kind.group, version });
+}
+
+/** `obj` (any version of `kind`'s group) in `version` of it, without a round trip; undefined when one is needed. */
+function convertNow(kind: ServedKind, obj: KubeObject, version: string): KubeObject | undefined {
+  const custom = kind.custom;
+  if (custom === undefined) return toVersion(obj, version);
+  if (isAt(obj, kind, version)) return structuredClone(obj);
+  return custom.convertSync?.(obj, version);
+}
+
+/** `obj` (any version of `kind`'s group) in `version` of it, as a new object. */
+export async function convertTo(kind: ServedKind, obj: KubeObject, version: string): Promise<KubeObject> {
+  const now = convertNow(kind, obj, version);
+  if (now !== undefined) return now;
+  const [converted] = await (kind.custom?.convert([obj], version) ?? Promise.resolve([]));
+  if (converted === undefined) throw internal(`conversion to ${version} returned no object`);
+  return converted;
+}
+
+/** As convertTo, for callers that cannot wait (field selectors); a webhook conversion is an error there. */
+export function convertToSync(kind: ServedKind, obj: KubeObject, version: string): KubeObject {
+  const now = convertNow(kind, obj, version);
+  if (now === undefined) throw internal(`${kind.resource.plural}.${kind.group}: this needs a conversion webhook call`);
+  return now;
+}
+
+/** The key a view of `kind` is kept under: a custom kind's views go when its definition changes. */
+function viewKey(kind: ServedKind): string {
+  return kind.custom === undefined ? kind.version : `${kind.version}:${kind.custom.viewKey}`;
+}
+
+function views(cached: CachedObject<KubeObject>): Map<string, KubeObject> {
   let byVersion = conversions.get(cached);
   if (byVersion === undefined) {
     byVersion = new Map();
     conversions.set(cached, byVersion);
   }
-  let view = byVersion.get(kind.version);
+  return byVersion;
+}
+
+function finishView(kind: ServedKind, obj: KubeObject): KubeObject {
+  kind.custom?.default(obj);
+  return deepFreeze(obj);
+}
+
+/** Makes the views `viewAt` will be asked for that need a round trip (custom resources with a webhook), in one call. */
+export async function prepareViews(items: readonly CachedObject<KubeObject>[], kind: ServedKind): Promise<void> {
+  const custom = kind.custom;
+  if (custom === undefined || custom.convertSync !== undefined) return;
+  const key = viewKey(kind);
+  const missing = items.filter((c) => !views(c).has(key) && !isAt(c.object, kind, kind.version));
+  if (missing.length === 0) return;
+  const converted = await custom.convert(
+    missing.map((c) => c.object),
+    kind.version,
+  );
+  missing.forEach((c, i) => {
+    const view = converted[i];
+    if (view !== undefined) views(c).set(key, finishView(kind, view));
+  });
+}
+
+/** The cached object in `kind`'s version: deep-frozen and shared, copy before changing. */
+export function viewAt(cached: CachedObject<KubeObject>, kind: ServedKind): KubeObject {
+  if (kind.custom === undefined && storageKindOf(kind).version === kind.version) return cached.object;
+  const byVersion = views(cached);
+  const key = viewKey(kind);
+  let view = byVersion.get(key);
   if (view === undefined) {
-    view = deepFreeze(toVersion(cached.object, kind.version));
-    byVersion.set(kind.version, view);
+    view = finishView(kind, convertToSync(kind, cached.object, kind.version));
+    byVersion.set(key, view);
   }
   return view;
 }
 
 /** JSON bytes (as Go encodes them, no trailing newline) of the cached object in `kind`'s version, made once and kept with the object. */
 export function jsonAt(cached: CachedObject<KubeObject>, kind: ServedKind): Uint8Array {
-  const key = `json:${kind.version}`;
+  const key = `json:${viewKey(kind)}`;
   let bytes = cached.encoded.get(key);
   if (bytes === undefined) {
     bytes = encoder.encode(escapeGoJson(JSON.stringify(viewAt(cached, kind))));

@@ -18,6 +18,7 @@ import { reconcileBootstrapPolicy } from "../authz/rbac/reconcile-bootstrap-poli
 import { warningHeader } from "../codecs/field-validation.js";
 import { parseControllers } from "../controllers/controller-selection.js";
 import { type ControllerSwitches, startControllers } from "../controllers/start-controllers.js";
+import { CrdController } from "../crd/crd-controller.js";
 import { createServingCertificates, issueClientCertificate, type ServingCertificates } from "../http/certificates.js";
 import { renderKubeconfig } from "../http/kubeconfig.js";
 import { type ErrorLog, writeError } from "../http/write-error.js";
@@ -181,6 +182,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     log("service account issuer discovery not served", error);
   }
 
+  // CustomResourceDefinitions are served by the API server itself, not by the controller manager.
+  const definitions = new AbortController();
+  const definitionsStopped = resources.kinds.servesBuiltin("apiextensions.k8s.io", "v1")
+    ? new CrdController(resources, { signal: definitions.signal, log, openapi: state.openapi }).run()
+    : Promise.resolve();
   const controllers = startControllers(resources, {
     log,
     ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
@@ -216,6 +222,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
+      definitions.abort();
+      await definitionsStopped;
       await controllers.stop();
       await accessControl.close();
       resources.close();

@@ -43,6 +43,8 @@ export interface Strategy {
   prepareForDelete?(obj: KubeObject): void;
   /** A deleting object stays while this holds, even without metadata.finalizers (a namespace's spec.finalizers). */
   deletionHeld?(obj: KubeObject): boolean;
+  /** Metadata is checked by apimachinery's rules only, as the apiextensions server checks it (any qualified finalizer). */
+  genericObjectMeta?: boolean;
   /** A delete answers with the deleted object instead of a success Status. */
   returnDeletedObject?: boolean;
   /** Propagation when DeleteOptions name none: kube orphans dependents of a few legacy kinds. */

@@ -1,6 +1,6 @@
 // The metadata rules kube-apiserver applies to every built-in kind: apimachinery's ValidateObjectMeta and
-// ValidateObjectMetaUpdate with core's rule that an unqualified finalizer name must be a standard one,
-// worded as kube words them. managedFields are left to server-side apply.
+// ValidateObjectMetaUpdate with core's rule that an unqualified finalizer name must be a standard one (not
+// applied by the apiextensions server, to definitions and custom resources), worded as kube words them. managedFields are left to server-side apply.
 import { type FieldError, forbidden, invalid, required, tooLong } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
 import { goQuote } from "../errors/format-field-error.js";
@@ -13,6 +13,8 @@ import { asObject, type JsonObject, listItems } from "./walk.js";
 export interface ObjectMetaOptions {
   namespaced: boolean;
   nameFormat: NameFormat;
+  /** Only apimachinery's rules: a finalizer without a domain prefix need not be a standard one (apiextensions). */
+  generic?: boolean;
 }
 
 const totalAnnotationSizeLimit = 256 * 1024;
@@ -121,13 +123,14 @@ export function finalizerNameErrors(name: string, path: string): FieldError[] {
   return errs;
 }
 
-function validateFinalizers(value: unknown, path: string): FieldError[] {
+function validateFinalizers(value: unknown, path: string, generic: boolean): FieldError[] {
   const finalizers = listItems(value).filter((f): f is string => typeof f === "string");
   const errs: FieldError[] = [];
   for (const f of finalizers) for (const msg of qualifiedNameErrors(f)) errs.push(invalid(path, f, msg));
   if (finalizers.includes("orphan") && finalizers.includes("foregroundDeletion")) {
     errs.push(invalid(path, value, "finalizer orphan and foregroundDeletion cannot be both set"));
   }
+  if (generic) return errs;
   listItems(value).forEach((f, i) => {
     if (typeof f === "string" && nonStandard(f)) errs.push(invalid(index(path, i), f, notQualified));
   });
@@ -162,7 +165,7 @@ export function validateObjectMeta(meta: JsonObject, options: ObjectMetaOptions,
   errs.push(...validateLabels(meta.labels, child(path, "labels")));
   errs.push(...validateAnnotations(meta.annotations, child(path, "annotations")));
   errs.push(...validateOwnerReferences(meta.ownerReferences, child(path, "ownerReferences")));
-  errs.push(...validateFinalizers(meta.finalizers, child(path, "finalizers")));
+  errs.push(...validateFinalizers(meta.finalizers, child(path, "finalizers"), options.generic === true));
   return errs;
 }
 

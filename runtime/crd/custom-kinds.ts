@@ -1,0 +1,236 @@
+// From a CustomResourceDefinition to what the server serves: one kind record per version (with the schema,
+// defaults, pruning, field table and conversion the generated tables give built-in kinds), its discovery
+// entry, and the OpenAPI definitions of the kind and its list.
+import type {
+  CustomResourceColumnDefinition,
+  CustomResourceDefinition,
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionVersion,
+} from "../../generated/apiextensions.k8s.io/v1/types.js";
+import type { JsonObject } from "../conversion/json-values.js";
+import type { ServedResource, ServedSubresource } from "../discovery/served.js";
+import { storageVersionHash } from "../discovery/storage-version-hash.js";
+import type { Schema } from "../openapi/schema-refs.js";
+import type { CustomKind } from "../registry/custom-kind.js";
+import type {
+  KindRecord,
+  PrinterColumn,
+  SelectableField,
+  Stability,
+  SubresourceRecord,
+  Verb,
+} from "../registry/kind-record.js";
+import type { CustomVersion } from "../registry/kind-registry.js";
+import type { ServedKind } from "../registry/lookup.js";
+import type { Strategy } from "../strategies/strategy.js";
+import { customResourceConverter } from "./conversion/custom-resource-converter.js";
+import { customResourceSchema } from "./schema/custom-resource-schema.js";
+import { compareKubeAwareVersions } from "./version-order.js";
+
+const verbs: readonly Verb[] = ["delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"];
+const subresourceVerbs: readonly Verb[] = ["get", "patch", "update"];
+const scaleKind = { group: "autoscaling", version: "v1", kind: "Scale" };
+const objectMetaDefinition = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+const listMetaDefinition = "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta";
+
+/** kube shows a custom resource's age when its definition names no columns. */
+const defaultColumns: readonly PrinterColumn[] = [
+  { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
+];
+
+/**
+ * Custom resources keep metadata.generation whether or not status is a subresource, and their metadata is
+ * checked by apimachinery's rules (kube's customresource strategy); nothing else differs from the generic path.
+ */
+const customResourceStrategy: Strategy = { tracksGeneration: true, genericObjectMeta: true };
+
+function stabilityOf(version: string): Stability {
+  if (/^v\d+alpha\d+$/.test(version)) return "alpha";
+  if (/^v\d+beta\d+$/.test(version)) return "beta";
+  return "stable";
+}
+
+/** `com.example.stable.v1.CronTab`: the reversed group, the version and the kind, as kube names CRD definitions. */
+export function definitionName(group: string, version: string, kind: string): string {
+  return [...group.split(".").reverse(), version, kind].join(".");
+}
+
+function printerColumns(columns: readonly CustomResourceColumnDefinition[] | undefined): readonly PrinterColumn[] {
+  if (columns === undefined || columns.length === 0) return defaultColumns;
+  return columns.map((c) => ({
+    name: c.name,
+    type: c.type as PrinterColumn["type"],
+    jsonPath: c.jsonPath,
+    ...(c.format === undefined || c.format === "" ? {} : { format: c.format }),
+    ...(c.priority === undefined ? {} : { priority: c.priority }),
+    ...(c.description === undefined || c.description === "" ? {} : { description: c.description }),
+  }));
+}
+
+function subresources(version: CustomResourceDefinitionVersion): SubresourceRecord[] {
+  const out: SubresourceRecord[] = [];
+  const sub = version.subresources;
+  if (sub?.status !== undefined) out.push({ name: "status", verbs: subresourceVerbs });
+  if (sub?.scale !== undefined) {
+    const { specReplicasPath, statusReplicasPath, labelSelectorPath } = sub.scale;
+    out.push({
+      name: "scale",
+      verbs: subresourceVerbs,
+      kind: scaleKind,
+      scale: { specReplicasPath, statusReplicasPath, ...(labelSelectorPath ? { labelSelectorPath } : {}) },
+    });
+  }
+  return out;
+}
+
+function selectableFields(version: CustomResourceDefinitionVersion): SelectableField[] {
+  return (version.selectableFields ?? []).map(({ jsonPath }) => ({
+    label: jsonPath.replace(/^\./, ""),
+    jsonPaths: [jsonPath],
+  }));
+}
+
+/** The warning a request to a deprecated version gets: the definition's own text, else kube's default. */
+function deprecationWarning(group: string, version: CustomResourceDefinitionVersion, kind: string): string | undefined {
+  if (version.deprecated !== true) return undefined;
+  return version.deprecationWarning ?? `${group}/${version.name} ${kind} is deprecated`;
+}
+
+export interface CustomResource {
+  /** Every version, served or not: objects may be stored in an unserved one. */
+  kinds: ServedKind[];
+  /** The served versions in discovery order. */
+  served: CustomVersion[];
+  /** OpenAPI definitions by group/version: the kind and its list. */
+  openapi: Map<string, Record<string, Schema>>;
+}
+
+/** What a definition with accepted `names` serves. */
+export function customResource(crd: CustomResourceDefinition, names: CustomResourceDefinitionNames): CustomResource {
+  const { group, versions } = crd.spec;
+  const meta = crd.metadata ?? {};
+  const definition = { name: meta.name ?? "", uid: meta.uid ?? "" };
+  const converter = customResourceConverter(crd as unknown as JsonObject);
+  const storageName = versions.find((v) => v.storage)?.name ?? versions[0]?.name ?? "";
+  const listKind = names.listKind ?? `${names.kind}List`;
+  const byVersion = new Map<string, ServedKind>();
+  const storage = (): ServedKind => byVersion.get(storageName) as ServedKind;
+  const terminating = crd.status?.conditions?.some((c) => c.type === "Terminating" && c.status === "True") === true;
+
+  for (const version of versions) {
+    const schema = customResourceSchema((version.schema?.openAPIV3Schema ?? { type: "object" }) as JsonObject);
+    const warning = deprecationWarning(group, version, names.kind);
+    const custom: CustomKind = {
+      definition,
+      viewKey: `${definition.uid}/${crd.metadata?.resourceVersion ?? ""}`,
+      validate: (obj) => schema.validate(obj),
+      default: (obj) => schema.default(obj),
+      prune: (obj) => schema.prune(obj),
+      ...(schema.celSchema === undefined ? {} : { celSchema: schema.celSchema }),
+      fields: schema.fields,
+      storage,
+      convert: (objects, to) => converter.convert(objects, to),
+      ...(converter.convertSync === undefined ? {} : { convertSync: converter.convertSync.bind(converter) }),
+      ...(warning === undefined ? {} : { deprecationWarning: warning }),
+      ...(terminating ? { terminating } : {}),
+    };
+    const record: KindRecord = {
+      group,
+      version: version.name,
+      kind: names.kind,
+      listKind,
+      stability: stabilityOf(version.name),
+      enabledByDefault: true,
+      resource: {
+        plural: names.plural,
+        singular: names.singular ?? names.kind.toLowerCase(),
+        scope: crd.spec.scope === "Cluster" ? "Cluster" : "Namespaced",
+        nameFormat: "dns-subdomain",
+        verbs,
+        shortNames: names.shortNames ?? [],
+        categories: names.categories ?? [],
+        subresources: subresources(version),
+        storageVersion: version.name === storageName,
+        virtual: false,
+        printerColumns: printerColumns(version.additionalPrinterColumns),
+        selectableFields: selectableFields(version),
+      },
+      strategy: customResourceStrategy,
+    };
+    byVersion.set(version.name, { ...record, custom } as ServedKind);
+  }
+
+  const servedVersions = versions
+    .filter((v) => v.served)
+    .map((v) => v.name)
+    .sort(compareKubeAwareVersions);
+  const hash = storageVersionHash(group, storageName, names.kind);
+  const served: CustomVersion[] = servedVersions.map((name, i) => {
+    const kind = byVersion.get(name) as ServedKind;
+    return { kind, served: servedResource(kind, names, hash), versionPriority: i };
+  });
+  const openapi = new Map<string, Record<string, Schema>>();
+  for (const version of versions.filter((v) => v.served)) {
+    openapi.set(`${group}/${version.name}`, openApiDefinitions(group, version, names.kind, listKind));
+  }
+  return { kinds: [...byVersion.values()], served, openapi };
+}
+
+function servedResource(kind: ServedKind, names: CustomResourceDefinitionNames, hash: string): ServedResource {
+  const subs: ServedSubresource[] = kind.resource.subresources.map((s) => ({
+    name: s.name,
+    verbs: [...s.verbs],
+    ...(s.kind === undefined ? {} : { kind: s.kind, definition: "io.k8s.api.autoscaling.v1.Scale" }),
+  }));
+  return {
+    plural: kind.resource.plural,
+    singular: kind.resource.singular,
+    kind: kind.kind,
+    namespaced: kind.resource.scope === "Namespaced",
+    verbs: [...kind.resource.verbs],
+    ...(names.shortNames?.length ? { shortNames: [...names.shortNames] } : {}),
+    ...(names.categories?.length ? { categories: [...names.categories] } : {}),
+    ...(subs.length > 0 ? { subresources: subs } : {}),
+    storageVersionHash: hash,
+    definition: definitionName(kind.group, kind.version, kind.kind),
+    listDefinition: definitionName(kind.group, kind.version, kind.listKind ?? `${kind.kind}List`),
+  };
+}
+
+/** The kind's schema with apiVersion, kind and metadata as kube publishes them, and its list. */
+function openApiDefinitions(
+  group: string,
+  version: CustomResourceDefinitionVersion,
+  kind: string,
+  listKind: string,
+): Record<string, Schema> {
+  const gvk = (k: string) => [{ group, version: version.name, kind: k }];
+  const base = (version.schema?.openAPIV3Schema ?? {}) as Schema;
+  const properties = (base.properties ?? {}) as Record<string, Schema>;
+  const typeMeta = { apiVersion: { type: "string" }, kind: { type: "string" } };
+  const object: Schema = {
+    ...base,
+    type: "object",
+    properties: {
+      ...properties,
+      ...typeMeta,
+      metadata: { $ref: `#/components/schemas/${objectMetaDefinition}` },
+    },
+    "x-kubernetes-group-version-kind": gvk(kind),
+  };
+  const list: Schema = {
+    description: `${kind}List is a list of ${kind}`,
+    type: "object",
+    required: ["items"],
+    properties: {
+      ...typeMeta,
+      items: { type: "array", items: { $ref: `#/components/schemas/${definitionName(group, version.name, kind)}` } },
+      metadata: { $ref: `#/components/schemas/${listMetaDefinition}` },
+    },
+    "x-kubernetes-group-version-kind": gvk(listKind),
+  };
+  return {
+    [definitionName(group, version.name, kind)]: object,
+    [definitionName(group, version.name, listKind)]: list,
+  };
+}

@@ -1,0 +1,44 @@
+// Structural defaulting of a custom resource, as the apiextensions server applies schema defaults on
+// every write and read: an absent field with a default gets a copy of it, and so does a null one whose
+// schema is not nullable; null list items and map values of a non-nullable schema take the schema's
+// default (or stay null without one). Defaults are applied top-down, so a defaulted object is itself
+// defaulted below.
+
+import { isJsonObject } from "../../codecs/json-object.js";
+import type { SchemaNode } from "./schema-node.js";
+
+function nonNullableNull(value: unknown, schema: SchemaNode): boolean {
+  return value === null && !schema.nullable;
+}
+
+function copyOf(value: unknown): unknown {
+  return typeof value === "object" && value !== null ? structuredClone(value) : value;
+}
+
+/** Applies the defaults of `s` to `x` in place. */
+export function applyDefaults(x: unknown, s: SchemaNode | null | undefined): void {
+  if (!s) return;
+  if (Array.isArray(x)) {
+    const items = s.items;
+    if (items === undefined) return;
+    for (let i = 0; i < x.length; i++) {
+      if (nonNullableNull(x[i], items)) x[i] = copyOf(items.default ?? null);
+      if (items.hasDefault || items.defaultsBelow) applyDefaults(x[i], items);
+    }
+    return;
+  }
+  if (!isJsonObject(x)) return;
+  for (const [name, prop] of s.defaulted) {
+    if (!Object.hasOwn(x, name) || nonNullableNull(x[name], prop)) x[name] = copyOf(prop.default);
+  }
+  if (!s.defaultsBelow) return;
+  const additional = s.additionalProperties;
+  for (const key of Object.keys(x)) {
+    const prop = s.properties.get(key);
+    if (prop !== undefined) applyDefaults(x[key], prop);
+    else if (additional) {
+      if (nonNullableNull(x[key], additional)) x[key] = copyOf(additional.default ?? null);
+      applyDefaults(x[key], additional);
+    }
+  }
+}
