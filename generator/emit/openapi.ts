@@ -59,6 +59,15 @@ export const openapiEmitter: Emitter = {
         content: documentModule(sourcesOf(set, schemaNames(doc, "components")), doc),
       });
     }
+    // Versions off by default are in no index: a server whose --runtime-config enables one registers it.
+    for (const gv of servedGroupVersions(set).filter((g) => !g.enabledByDefault)) {
+      const doc = buildOpenApiV3GroupVersion(gv, input);
+      const path = openApiV3Path(gv);
+      files.push({
+        path: `openapi/v3/${path}.ts`,
+        content: documentModule(sourcesOf(set, schemaNames(doc, "components")), doc),
+      });
+    }
     files.push({
       path: "openapi/v3/index.ts",
       content: documentModule(

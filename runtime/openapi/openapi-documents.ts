@@ -88,6 +88,17 @@ export class OpenApiDocuments {
     this.#changed(now);
   }
 
+  /**
+   * Serves a built-in group/version that is off by default (enabled by --runtime-config) from its generated
+   * document, as if registered at run time.
+   */
+  async enableBuiltin(gv: ServedGroupVersion): Promise<void> {
+    const module = new URL(`../../generated/openapi/v3/${openApiV3Path(gv)}.js`, import.meta.url).href;
+    const document = ((await import(module)) as { default: { components: { schemas: Record<string, Schema> } } })
+      .default;
+    await this.setGroupVersion(gv, document.components.schemas);
+  }
+
   /** Stops serving a group/version set with setGroupVersion; false when none was. */
   removeGroupVersion(group: string, version: string): boolean {
     const removed = this.#registered.delete(openApiV3Path({ group, version }));

@@ -183,6 +183,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
 
   // CustomResourceDefinitions are served by the API server itself, not by the controller manager.
+  for (const gv of resources.kinds.groupVersions().filter((g) => !g.enabledByDefault)) {
+    await state.openapi.enableBuiltin(gv);
+  }
   const definitions = new AbortController();
   const definitionsStopped = resources.kinds.servesBuiltin("apiextensions.k8s.io", "v1")
     ? new CrdController(resources, { signal: definitions.signal, log, openapi: state.openapi }).run()

@@ -88,6 +88,8 @@ describe.skipIf(!existsSync(upstreamRoot))("protobuf parity with upstream genera
     let fields = 0;
     const skipped: string[] = [];
     for (const [pkg, ourMessages] of ours) {
+      // Groups defined by kapi's own schemas (the samples group) have nothing upstream to compare with.
+      if (!pkg.startsWith("k8s.io.")) continue;
       const theirMessages = upstream.get(pkg);
       if (!theirMessages || withoutUpstream.has(pkg)) {
         skipped.push(pkg);
