@@ -18,7 +18,7 @@ import type { ResourceApi } from "../resources/resource-api.js";
 import { formatTime } from "../resources/timestamps.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { cleanupFinalizer, setCondition } from "./cleanup-finalizer.js";
-import { customResource } from "./custom-kinds.js";
+import { customResource, type OpenApiDefinitions } from "./custom-kinds.js";
 import { acceptNames, isConditionTrue } from "./names-acceptance.js";
 import { scaleSchemas } from "./scale-schemas.js";
 
@@ -36,7 +36,7 @@ export class CrdController {
   readonly #queue: WorkQueue<string>;
   readonly #definitions = new Map<string, CustomResourceDefinition>();
   /** OpenAPI definitions each served definition contributes, by group/version. */
-  readonly #openapi = new Map<string, Map<string, Record<string, Schema>>>();
+  readonly #openapi = new Map<string, Map<string, OpenApiDefinitions>>();
   readonly #kind: ServedKind;
 
   constructor(api: ResourceApi, options: CrdControllerOptions) {
@@ -115,19 +115,19 @@ export class CrdController {
     const uid = crd.metadata?.uid;
     if (!(crd.metadata?.finalizers ?? []).includes(cleanupFinalizer)) return undefined;
     const target = { kind: this.#kind, name, subresource: "status" };
-    const terminating = (reason: string, message: string) =>
+    const terminating = (status: "True" | "False", reason: string, message: string) =>
       updateWithRetry(
         this.#api,
         target,
         (obj) =>
           setCondition(
             obj as unknown as CustomResourceDefinition,
-            { type: "Terminating", status: "True", reason, message },
+            { type: "Terminating", status, reason, message },
             formatTime(this.#api.context.now()),
           ),
         uid,
       );
-    const marked = await terminating("InstanceDeletionInProgress", "CustomResource deletion is in progress");
+    const marked = await terminating("True", "InstanceDeletionInProgress", "CustomResource deletion is in progress");
     const current = (marked as unknown as CustomResourceDefinition | undefined) ?? crd;
     const accepted = current.status?.acceptedNames;
     if (accepted !== undefined) {
@@ -136,7 +136,7 @@ export class CrdController {
       const stored = customResource(current, accepted).kinds.find((k) => k.resource.storageVersion);
       if (stored !== undefined && (await this.#deleteInstances(stored)) > 0) return retryLater;
     }
-    await terminating("InstanceDeletionCompleted", "removed all instances");
+    await terminating("False", "InstanceDeletionCompleted", "removed all instances");
     await this.#serve(name, undefined);
     await updateWithRetry(
       this.#api,
@@ -195,8 +195,12 @@ export class CrdController {
       }
       const scaled = gv.resources.some((r) => r.subresources?.some((s) => s.name === "scale"));
       const schemas: Record<string, Schema> = scaled ? { ...(await scaleSchemas()) } : {};
-      for (const byGv of this.#openapi.values()) Object.assign(schemas, byGv.get(key));
-      await this.#options.openapi.setGroupVersion(gv, schemas);
+      const v2: Record<string, Schema> = {};
+      for (const byGv of this.#openapi.values()) {
+        Object.assign(schemas, byGv.get(key)?.v3);
+        Object.assign(v2, byGv.get(key)?.v2);
+      }
+      await this.#options.openapi.setGroupVersion(gv, schemas, v2);
     }
   }
 }

@@ -24,6 +24,7 @@ import type { CustomVersion } from "../registry/kind-registry.js";
 import type { ServedKind } from "../registry/lookup.js";
 import type { Strategy } from "../strategies/strategy.js";
 import { customResourceConverter } from "./conversion/custom-resource-converter.js";
+import { toOpenApiV2Schema } from "./openapi-v2.js";
 import { customResourceSchema } from "./schema/custom-resource-schema.js";
 import { compareKubeAwareVersions } from "./version-order.js";
 
@@ -96,13 +97,18 @@ function deprecationWarning(group: string, version: CustomResourceDefinitionVers
   return version.deprecationWarning ?? `${group}/${version.name} ${kind} is deprecated`;
 }
 
+export interface OpenApiDefinitions {
+  v3: Record<string, Schema>;
+  v2: Record<string, Schema>;
+}
+
 export interface CustomResource {
   /** Every version, served or not: objects may be stored in an unserved one. */
   kinds: ServedKind[];
   /** The served versions in discovery order. */
   served: CustomVersion[];
-  /** OpenAPI definitions by group/version: the kind and its list. */
-  openapi: Map<string, Record<string, Schema>>;
+  /** OpenAPI definitions by group/version: the kind and its list, and the kind's form in v2. */
+  openapi: Map<string, OpenApiDefinitions>;
 }
 
 /** What a definition with accepted `names` serves. */
@@ -169,7 +175,7 @@ export function customResource(crd: CustomResourceDefinition, names: CustomResou
     const kind = byVersion.get(name) as ServedKind;
     return { kind, served: servedResource(kind, names, hash), versionPriority: i };
   });
-  const openapi = new Map<string, Record<string, Schema>>();
+  const openapi = new Map<string, OpenApiDefinitions>();
   for (const version of versions.filter((v) => v.served)) {
     openapi.set(`${group}/${version.name}`, openApiDefinitions(group, version, names.kind, listKind));
   }
@@ -192,6 +198,7 @@ function servedResource(kind: ServedKind, names: CustomResourceDefinitionNames, 
     ...(names.categories?.length ? { categories: [...names.categories] } : {}),
     ...(subs.length > 0 ? { subresources: subs } : {}),
     storageVersionHash: hash,
+    custom: true,
     definition: definitionName(kind.group, kind.version, kind.kind),
     listDefinition: definitionName(kind.group, kind.version, kind.listKind ?? `${kind.kind}List`),
   };
@@ -203,7 +210,7 @@ function openApiDefinitions(
   version: CustomResourceDefinitionVersion,
   kind: string,
   listKind: string,
-): Record<string, Schema> {
+): OpenApiDefinitions {
   const gvk = (k: string) => [{ group, version: version.name, kind: k }];
   const base = (version.schema?.openAPIV3Schema ?? {}) as Schema;
   const properties = (base.properties ?? {}) as Record<string, Schema>;
@@ -229,8 +236,14 @@ function openApiDefinitions(
     },
     "x-kubernetes-group-version-kind": gvk(listKind),
   };
+  // v2 as kube publishes it: a root that keeps unknown fields is a bare object there.
+  const v2Object: Schema =
+    base["x-kubernetes-preserve-unknown-fields"] === true
+      ? { type: "object", "x-kubernetes-group-version-kind": gvk(kind) }
+      : toOpenApiV2Schema(object);
+  const name = definitionName(group, version.name, kind);
   return {
-    [definitionName(group, version.name, kind)]: object,
-    [definitionName(group, version.name, listKind)]: list,
+    v3: { [name]: object, [definitionName(group, version.name, listKind)]: list },
+    v2: { [name]: v2Object },
   };
 }

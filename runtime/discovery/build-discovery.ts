@@ -81,8 +81,17 @@ export function buildApiResourceList(gv: ServedGroupVersion): Doc {
   return { kind: "APIResourceList", apiVersion: "v1", groupVersion: groupVersionString(gv), resources };
 }
 
-/** The responseKind of aggregated discovery: group and version stay empty when they are the document's. */
-function responseKind(kind: GroupVersionKind | undefined, fallback: string, gv: ServedGroupVersion): Doc {
+/**
+ * The responseKind of aggregated discovery: group and version stay empty when they are the document's, except
+ * for custom resources, whose discovery the apiextensions server writes with both.
+ */
+function responseKind(
+  kind: GroupVersionKind | undefined,
+  fallback: string,
+  gv: ServedGroupVersion,
+  custom: boolean,
+): Doc {
+  if (custom && kind === undefined) return { group: gv.group, version: gv.version, kind: fallback };
   const other = kind && (kind.group !== gv.group || kind.version !== gv.version);
   return { group: other ? kind.group : "", version: other ? kind.version : "", kind: kind?.kind ?? fallback };
 }
@@ -92,7 +101,7 @@ function discoveryVersion(gv: ServedGroupVersion): Doc {
     const subs = [...(r.subresources ?? [])].sort((a, b) => a.name.localeCompare(b.name));
     return {
       resource: r.plural,
-      responseKind: responseKind(undefined, r.kind, gv),
+      responseKind: responseKind(undefined, r.kind, gv, r.custom === true),
       scope: r.namespaced ? "Namespaced" : "Cluster",
       singularResource: r.singular,
       verbs: r.verbs,
@@ -102,7 +111,7 @@ function discoveryVersion(gv: ServedGroupVersion): Doc {
         ? {
             subresources: subs.map((s) => ({
               subresource: s.name,
-              responseKind: responseKind(s.kind, r.kind, gv),
+              responseKind: responseKind(s.kind, r.kind, gv, r.custom === true),
               verbs: s.verbs,
             })),
           }

@@ -39,6 +39,8 @@ export interface ServedResource {
   storageVersionHash?: string;
   /** OpenAPI definition names of the kind and its list kind. */
   definition: string;
+  /** Served from a CustomResourceDefinition: aggregated discovery spells out the group and version of its kinds. */
+  custom?: true;
   listDefinition?: string;
 }
 

@@ -12,7 +12,7 @@ import type { RequestContext } from "../server/context.js";
 import { queryBool } from "../server/request-info.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { admissionRequestOf } from "./admission-request.js";
-import { listKindOf, responseFormat, sendObject } from "./respond.js";
+import { headersFor, listKindOf, responseFormat, sendObject } from "./respond.js";
 import { parseDryRun } from "./write-options.js";
 
 function bodyOptions(ctx: RequestContext): Record<string, unknown> {
@@ -78,5 +78,5 @@ export async function deleteCollection(ctx: RequestContext, target: Target): Pro
   const options = parseDeleteOptions(ctx);
   const items = await ctx.server.resources.deleteCollection(target, query, options);
   const list = { kind: listKindOf(target.kind), apiVersion: apiVersionOf(target.kind), metadata: {}, items };
-  writeEncoded(ctx.req, ctx.res, 200, encodeObject(format, list));
+  writeEncoded(ctx.req, ctx.res, 200, encodeObject(format, list), headersFor(ctx.warnings));
 }

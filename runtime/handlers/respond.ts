@@ -49,7 +49,7 @@ export function protobufAt(cached: CachedObject<KubeObject>, kind: ServedKind): 
 
 const newline = Buffer.from("\n");
 
-function headersFor(warnings: readonly string[] | undefined): Record<string, string[]> {
+export function headersFor(warnings: readonly string[] | undefined): Record<string, string[]> {
   return warnings === undefined || warnings.length === 0 ? {} : { Warning: warnings.map(warningHeader) };
 }
 
@@ -105,6 +105,7 @@ export function listKindOf(kind: ServedKind): string {
 
 export function sendList(ctx: RequestContext, format: ResponseFormat, kind: ServedKind, result: ListResult): void {
   const metadata = listMeta(result);
+  const headers = headersFor(ctx.warnings);
   if (format.kind === "json" && !format.pretty) {
     // The list is assembled from each item's shared serialization rather than re-encoding every object.
     const head = `{"kind":${JSON.stringify(listKindOf(kind))},"apiVersion":${JSON.stringify(apiVersionOf(kind))},"metadata":${JSON.stringify(metadata)},"items":[`;
@@ -114,13 +115,13 @@ export function sendList(ctx: RequestContext, format: ResponseFormat, kind: Serv
       parts.push(jsonAt(item.cached, kind));
     });
     parts.push(Buffer.from("]}\n"));
-    writeEncoded(ctx.req, ctx.res, 200, { contentType: "application/json", body: Buffer.concat(parts) });
+    writeEncoded(ctx.req, ctx.res, 200, { contentType: "application/json", body: Buffer.concat(parts) }, headers);
     return;
   }
   if (format.kind === "protobuf") {
     const items = result.items.map((item) => envelopeRaw(protobufAt(item.cached, kind)));
     const body = encodeProtobufList(apiVersionOf(kind), listKindOf(kind), metadata, items);
-    writeEncoded(ctx.req, ctx.res, 200, { contentType: PROTOBUF_MEDIA_TYPE, body });
+    writeEncoded(ctx.req, ctx.res, 200, { contentType: PROTOBUF_MEDIA_TYPE, body }, headers);
     return;
   }
   const objects = result.items.map((item) => item.object);
@@ -136,5 +137,5 @@ export function sendList(ctx: RequestContext, format: ResponseFormat, kind: Serv
   } else {
     value = { kind: listKindOf(kind), apiVersion: apiVersionOf(kind), metadata, items: objects };
   }
-  writeEncoded(ctx.req, ctx.res, 200, encodeObject(format, value));
+  writeEncoded(ctx.req, ctx.res, 200, encodeObject(format, value), headers);
 }

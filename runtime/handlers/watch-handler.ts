@@ -16,7 +16,7 @@ import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import type { CacheEvent } from "../watch-cache/cache-watch.js";
 import type { CachedObject } from "../watch-cache/cached-object.js";
-import { protobufAt, responseFormat, transformObject } from "./respond.js";
+import { headersFor, protobufAt, responseFormat, transformObject } from "./respond.js";
 
 /** kube's --min-request-timeout: a watch without timeoutSeconds ends after 1 to 2 times this. */
 const minRequestTimeoutSeconds = 1800;
@@ -131,7 +131,7 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
   const timer = setTimeout(() => stop.abort(), seconds * 1000);
   timer.unref();
   ctx.res.on("close", () => stop.abort());
-  ctx.res.writeHead(200, { "Content-Type": contentType, "Transfer-Encoding": "chunked" });
+  ctx.res.writeHead(200, { "Content-Type": contentType, "Transfer-Encoding": "chunked", ...headersFor(ctx.warnings) });
   ctx.res.flushHeaders();
   try {
     let first = true;

@@ -73,9 +73,14 @@ export class OpenApiDocuments {
    * Serves (or serves anew) the OpenAPI of a group/version that is not built in: its resources' operations
    * in /openapi/v2 and in its own v3 document `apis/<group>/<version>`. `schemas` are OpenAPI v3 component
    * schemas by definition name (refs `#/components/schemas/<name>`) for its kinds and whatever they refer to
-   * beyond the meta definitions, which are built in.
+   * beyond the meta definitions, which are built in. `v2Schemas` replace them in /openapi/v2 where the two
+   * forms differ (custom resources).
    */
-  async setGroupVersion(gv: ServedGroupVersion, schemas: Record<string, Schema>): Promise<void> {
+  async setGroupVersion(
+    gv: ServedGroupVersion,
+    schemas: Record<string, Schema>,
+    v2Schemas: Record<string, Schema> = {},
+  ): Promise<void> {
     const path = openApiV3Path(gv);
     if (path in (await v3Hashes())) throw new Error(`OpenAPI for ${path} is built in and cannot be replaced`);
     const base = await meta();
@@ -83,7 +88,7 @@ export class OpenApiDocuments {
     const now = new Date();
     this.#registered.set(path, {
       v3: new ServedDocument(canonicalJson(buildOpenApiV3Resources(gv, input)), now),
-      v2: buildOpenApiV2Resources(gv, input),
+      v2: buildOpenApiV2Resources(gv, { ...input, schemas: { ...input.schemas, ...v2Schemas } }),
     });
     this.#changed(now);
   }

@@ -13,7 +13,7 @@ import { type DeleteOptions, type DeleteResult, deleteObject } from "./delete-ob
 import { groupResource } from "./kinds.js";
 import { type ListQuery, selectionFilter, type WatchQuery } from "./list-options.js";
 import { type UpdateResult, updateObject } from "./update-object.js";
-import { prepareViews, viewAt } from "./versioned.js";
+import { readViews, viewAt } from "./versioned.js";
 
 export type { Target } from "./api-context.js";
 
@@ -64,8 +64,8 @@ export class ResourceApi {
     const cache = await this.context.storageOf(target.kind).cache();
     const { item } = await cache.get(this.context.keyOf(target, name), options);
     if (item === undefined) throw notFound(groupResource(target.kind), name);
-    await prepareViews([item], target.kind);
-    return { cached: item, object: viewAt(item, target.kind) };
+    const [read = item] = await readViews([item], target.kind);
+    return { cached: read, object: viewAt(read, target.kind) };
   }
 
   async list(target: Target, query: ListQuery = {}): Promise<ListResult> {
@@ -80,9 +80,9 @@ export class ResourceApi {
       ...(query.continue === undefined ? {} : { continue: query.continue }),
       ...(filter === undefined ? {} : { filter }),
     });
-    await prepareViews(page.items, target.kind);
+    const read = await readViews(page.items, target.kind);
     return {
-      items: page.items.map((cached) => ({ cached, object: viewAt(cached, target.kind) })),
+      items: read.map((cached) => ({ cached, object: viewAt(cached, target.kind) })),
       resourceVersion: page.resourceVersion,
       ...(page.continue === undefined ? {} : { continue: page.continue }),
       ...(page.remainingItemCount === undefined ? {} : { remainingItemCount: page.remainingItemCount }),

@@ -67,7 +67,10 @@ function finishView(kind: ServedKind, obj: KubeObject): KubeObject {
   return deepFreeze(obj);
 }
 
-/** Makes the views `viewAt` will be asked for that need a round trip (custom resources with a webhook), in one call. */
+/**
+ * Makes the views `viewAt` will be asked for that need a round trip (custom resources with a webhook), in one
+ * call, kept with the cached objects: for watch events, which every watcher of the version shares.
+ */
 export async function prepareViews(items: readonly CachedObject<KubeObject>[], kind: ServedKind): Promise<void> {
   const custom = kind.custom;
   if (custom === undefined || custom.convertSync !== undefined) return;
@@ -82,6 +85,20 @@ export async function prepareViews(items: readonly CachedObject<KubeObject>[], k
     const view = converted[i];
     if (view !== undefined) views(c).set(key, finishView(kind, view));
   });
+}
+
+/**
+ * The objects a get or list answers with. A conversion webhook is asked on every read, as kube asks it (its
+ * answer may change): such reads get copies of the cached entries whose views live as long as the request.
+ */
+export async function readViews(
+  items: readonly CachedObject<KubeObject>[],
+  kind: ServedKind,
+): Promise<CachedObject<KubeObject>[]> {
+  if (kind.custom === undefined || kind.custom.convertSync !== undefined) return [...items];
+  const copies = items.map((c) => ({ ...c, encoded: new Map<string, Uint8Array>() }));
+  await prepareViews(copies, kind);
+  return copies;
 }
 
 /** The cached object in `kind`'s version: deep-frozen and shared, copy before changing. */
