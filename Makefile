@@ -1,5 +1,5 @@
 # The verbs a newcomer looks for; each wraps an npm script.
-.PHONY: install generate check-generated typecheck lint test build serve import-upstream ci
+.PHONY: install generate check-generated typecheck lint test build build-sdk serve import-upstream ci
 
 install:
 	npm install
@@ -21,6 +21,10 @@ test:
 
 build:
 	npm run build
+
+# The typed SDK package @kapi/client into dist/sdk/ (then `npm pack ./dist/sdk`; docs/sdk.md).
+build-sdk:
+	npm run build:sdk
 
 serve:
 	npm start

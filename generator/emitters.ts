@@ -1,4 +1,5 @@
 // The ordered list of emitters `npm run generate` runs.
+import { clientEmitter } from "./emit/client.js";
 import { conversionsEmitter } from "./emit/conversions.js";
 import { defaultersEmitter } from "./emit/defaulters.js";
 import { discoveryEmitter } from "./emit/discovery.js";
@@ -22,4 +23,5 @@ export const emitters: Emitter[] = [
   protoEmitter,
   openapiEmitter,
   discoveryEmitter,
+  clientEmitter,
 ];

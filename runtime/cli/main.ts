@@ -30,7 +30,26 @@ commands:
     authorization (docs/authorization.md; default --authorization-mode=Node,RBAC):
       --authorization-mode, --authorization-config, --authorization-policy-file,
       --authorization-webhook-{config-file,version,cache-authorized-ttl,cache-unauthorized-ttl}
+  new-group G/V --kind K    write a starter schemas/<group>/<version>.yaml (docs/new-api-group.md)
+    --namespaced|--cluster  the kind's scope (default namespaced)
+    --schemas-dir DIR       where schemas live (default ./schemas)
+  sdk --crd FILE... --out DIR   TypeScript types and typed clients from CustomResourceDefinition manifests
+    --client-module M     module exporting ApiClient and ResourceClient (default @kapi/client)
+    --meta-module M       module exporting the ObjectMeta and ListMeta types (default @kapi/client)
 `;
+
+/** Runs a verb's module, loaded only when asked for, and exits with its code. */
+function runVerb(load: () => Promise<(args: string[]) => Promise<number>>, args: string[]): void {
+  load()
+    .then((run) => run(args))
+    .then((code) => {
+      process.exitCode = code;
+    })
+    .catch((error: unknown) => {
+      console.error(`kapi: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    });
+}
 
 function runGenerator(args: string[]): number {
   const result = spawnSync(process.execPath, ["--import", "tsx", join(root, "generator/main.ts"), ...args], {
@@ -65,6 +84,12 @@ switch (command) {
       console.error(`kapi serve: ${error instanceof Error ? error.message : String(error)}`);
       process.exitCode = 1;
     });
+    break;
+  case "new-group":
+    runVerb(() => import("./scaffold-command.js").then((m) => m.runScaffoldCommand), args);
+    break;
+  case "sdk":
+    runVerb(() => import("./sdk-command.js").then((m) => m.runSdkCommand), args);
     break;
   default:
     console.error(usage);

@@ -1,7 +1,8 @@
 // What each request to a kubeconfig's cluster carries: TLS options (the CA to trust, the server name to
-// check, a client certificate) and an Authorization header. As client-go, a user's own token, token file or
-// client certificate is used as is and an exec plugin only when the user has none of them; the plugin's
-// credentials are asked for at every request (it keeps them cached) and dropped after a 401.
+// check, a client certificate) and an Authorization header (a bearer token, else basic authentication). As
+// client-go, a user's own token, token file, username or client certificate is used as is and an exec plugin
+// only when the user has none of them; the plugin's credentials are asked for at every request (it keeps them
+// cached) and dropped after a 401.
 import { readFile } from "node:fs/promises";
 import {
   type ExecCredentialPlugin,
@@ -49,7 +50,10 @@ export class ClientCredentials {
       ...(user.clientKeyData === undefined ? {} : { key: user.clientKeyData }),
     };
     const ownCredentials =
-      user.token !== undefined || user.tokenFile !== undefined || user.clientCertificateData !== undefined;
+      user.token !== undefined ||
+      user.tokenFile !== undefined ||
+      user.username !== undefined ||
+      user.clientCertificateData !== undefined;
     this.plugin =
       user.exec === undefined || ownCredentials
         ? undefined
@@ -60,7 +64,11 @@ export class ClientCredentials {
   async current(): Promise<RequestCredentials> {
     if (this.plugin === undefined) {
       const token = await this.bearerToken();
-      return { headers: token === undefined ? {} : { authorization: `Bearer ${token}` }, tls: this.tls };
+      if (token !== undefined) return { headers: { authorization: `Bearer ${token}` }, tls: this.tls };
+      const { username, password } = this.config.user;
+      if (username === undefined) return { headers: {}, tls: this.tls };
+      const basic = Buffer.from(`${username}:${password ?? ""}`).toString("base64");
+      return { headers: { authorization: `Basic ${basic}` }, tls: this.tls };
     }
     let exec: ExecCredentials;
     try {

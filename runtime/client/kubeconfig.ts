@@ -228,9 +228,13 @@ function readUser(name: string, entry: Entry, base: string, errors: string[]): U
   const exec =
     entry.exec === undefined || entry.exec === null ? undefined : readExec(name, entry.exec as Entry, base, errors);
   const username = text(entry, "username");
+  const password = text(entry, "password");
+  if (token !== "" && (username !== "" || password !== "")) {
+    errors.push(`more than one authentication method found for ${name}; found [token basicAuth], only one is allowed`);
+  }
   return {
     name,
-    ...(username === "" ? {} : { username, password: text(entry, "password") }),
+    ...(username === "" && password === "" ? {} : { username, password }),
     ...(token === "" ? {} : { token }),
     ...(tokenFile === undefined ? {} : { tokenFile }),
     ...(clientCertificateData === undefined ? {} : { clientCertificateData }),
