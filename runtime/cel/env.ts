@@ -88,7 +88,12 @@ export class CelEnv {
     const checked = check(ast, this);
     if (checked instanceof CelIssues) return checked;
     const issues = this.validators.flatMap((validate) => validate(checked));
-    return issues.length === 0 ? checked : new CelIssues(ast.sourceInfo.source, issues);
+    if (issues.length === 0) return checked;
+    // cel-go prints issues by position, whichever validator found them.
+    return new CelIssues(
+      ast.sourceInfo.source,
+      [...issues].sort((a, b) => a.offset - b.offset),
+    );
   }
 
   /** Parses and checks; the result is a checked tree or the issues found. */

@@ -21,6 +21,11 @@ export const knownControllers: readonly ControllerDescriptor[] = [
     disabledByDefault: false,
   },
   { name: "clusterrole-aggregation-controller", aliases: ["clusterrole-aggregation"], disabledByDefault: false },
+  {
+    name: "validatingadmissionpolicy-status-controller",
+    aliases: ["validatingadmissionpolicy-status"],
+    disabledByDefault: false,
+  },
   { name: "bootstrap-signer-controller", aliases: ["bootstrapsigner"], disabledByDefault: true },
   { name: "token-cleaner-controller", aliases: ["tokencleaner"], disabledByDefault: true },
 ];

@@ -1,6 +1,7 @@
 // The controllers kapi runs inside the server, so that no controller manager is needed: each can be
 // switched off (tests that want to watch raw deletion semantics turn off the garbage collector, for
 // instance). Controllers never throw: failures are logged and retried with backoff until stop().
+
 import { setMaxListeners } from "node:events";
 import type { ResourceApi } from "../resources/resource-api.js";
 import { BootstrapSigner } from "./bootstrap-signer.js";
@@ -8,6 +9,7 @@ import { ClusterRoleAggregationController } from "./cluster-role-aggregation.js"
 import { controllerEnabled, defaultControllers, knownControllers } from "./controller-selection.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { NamespaceController } from "./namespace-controller.js";
+import { PolicyTypeCheckingController } from "./policy-type-checking.js";
 import { RootCaPublisher } from "./root-ca-publisher.js";
 import { ServiceAccountController } from "./service-account-controller.js";
 import { SystemNamespaces } from "./system-namespaces.js";
@@ -33,6 +35,8 @@ export interface ControllerSwitches {
   bootstrapSigner?: boolean;
   /** Deletes expired bootstrap token Secrets. */
   tokenCleaner?: boolean;
+  /** Type-checks ValidatingAdmissionPolicies and writes the result to their status. */
+  validatingAdmissionPolicyStatus?: boolean;
 }
 
 /** The kube-controller-manager name each switch answers to in `--controllers`. */
@@ -44,6 +48,7 @@ const controllerNames: Record<Exclude<keyof ControllerSwitches, "systemNamespace
   clusterRoleAggregation: "clusterrole-aggregation-controller",
   bootstrapSigner: "bootstrap-signer-controller",
   tokenCleaner: "token-cleaner-controller",
+  validatingAdmissionPolicyStatus: "validatingadmissionpolicy-status-controller",
 };
 
 export interface StartControllersOptions {
@@ -109,6 +114,10 @@ export function startControllers(api: ResourceApi, options: StartControllersOpti
   if (on("clusterRoleAggregation")) {
     const aggregation = new ClusterRoleAggregationController(api, context);
     start("clusterrole aggregation controller", () => aggregation.run());
+  }
+  if (on("validatingAdmissionPolicyStatus")) {
+    const typeChecking = new PolicyTypeCheckingController(api, context);
+    start("validatingadmissionpolicy status controller", () => typeChecking.run());
   }
   if (on("tokenCleaner")) {
     const cleaner = new TokenCleaner(api, context);

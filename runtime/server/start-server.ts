@@ -103,7 +103,8 @@ function controllerOptions(option: StartServerOptions["controllers"]): {
   if (option === undefined || option === true) return { enabled: {} };
   if (option === false) {
     const off = { garbageCollector: false, namespaces: false, serviceAccounts: false, rootCa: false };
-    return { enabled: { ...off, clusterRoleAggregation: false, bootstrapSigner: false, tokenCleaner: false } };
+    const more = { clusterRoleAggregation: false, bootstrapSigner: false, tokenCleaner: false };
+    return { enabled: { ...off, ...more, validatingAdmissionPolicyStatus: false } };
   }
   if (Array.isArray(option))
     return { enabled: {}, selection: parseControllers((option as readonly string[]).join(",")) };

@@ -1,10 +1,12 @@
 // The CEL environment kube-apiserver v1.36 compiles schema rules in (k8s.io/apiserver/pkg/cel/
 // environment/base.go at its compatibility version): the standard library; Kubernetes' URL, regex and
 // list libraries (1.0); the authorizer library (1.27; schema rules declare no `authorizer` variable, so
-// it only types); optional values and quantities (1.28); cel-go's string extensions at version 2 and
-// sets (1.29); IP and CIDR (1.30); format (1.31); two-variable comprehensions (1.32); semver (1.33);
+// it only types); optional values and quantities (1.28); cel-go's literal validators (invalid
+// duration, timestamp and regex literals, mixed-type list and map literals), string extensions at
+// version 2 and sets (1.29); IP and CIDR (1.30); format (1.31); two-variable comprehensions (1.32); semver (1.33);
 // cel-go's list extensions at version 3 (1.34). Bindings (`cel.bind`) and cel-go's math extensions are
 // not part of it.
+import { literalValidatorsLibrary } from "../checker/literal-validators.js";
 import { CelEnv } from "../env.js";
 import { comprehensionsLibrary } from "../library/comprehensions.js";
 import { authorizerLibrary } from "../library/kubernetes/authorizer.js";
@@ -31,6 +33,7 @@ export const kubernetesLibraries = [
   authorizerLibrary,
   optionalsLibrary,
   quantityLibrary,
+  literalValidatorsLibrary,
   stringsLibrary,
   setsLibrary,
   ipLibrary,

@@ -17,6 +17,7 @@ describe("--controllers", () => {
       "serviceaccount-controller",
       "root-ca-certificate-publisher-controller",
       "clusterrole-aggregation-controller",
+      "validatingadmissionpolicy-status-controller",
     ]);
   });
 
