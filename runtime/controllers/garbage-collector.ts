@@ -9,8 +9,8 @@
 //   loses the finalizer.
 // Every decision reads the objects involved again through the ResourceApi first, as kube's GC does a
 // live lookup, so a lagging graph never deletes an object whose owner exists.
-import { kinds } from "../../generated/registry.js";
-import { byGroupVersionKind, type ServedKind } from "../registry/lookup.js";
+import type { KindRegistry } from "../registry/kind-registry.js";
+import type { ServedKind } from "../registry/lookup.js";
 import { foregroundFinalizer, orphanFinalizer, type PropagationPolicy } from "../resources/delete-object.js";
 import { storageKindOf } from "../resources/kinds.js";
 import type { ResourceApi, Target } from "../resources/resource-api.js";
@@ -62,11 +62,11 @@ function groupVersionOf(apiVersion: string): { group: string; version: string } 
 }
 
 /** The stored kind an ownerReference names, or undefined when this server does not serve it. */
-function ownerKind(ref: OwnerReference): ServedKind | undefined {
+function ownerKind(served: KindRegistry, ref: OwnerReference): ServedKind | undefined {
   const { group, version } = groupVersionOf(ref.apiVersion);
-  const record = byGroupVersionKind(kinds, group, version, ref.kind);
-  if (record?.resource === undefined || record.resource.virtual) return undefined;
-  return storageKindOf(record as ServedKind);
+  const record = served.kindOf(group, version, ref.kind);
+  if (record === undefined || record.resource.virtual) return undefined;
+  return storageKindOf(record);
 }
 
 /** Removes the finalizer from a copy-on-write object; false when it was not there. */
@@ -112,6 +112,7 @@ export class GarbageCollector {
   async run(): Promise<void> {
     await followRegistry(
       this.api.context.store,
+      this.api.kinds,
       {
         reset: (objects) => this.reset(objects),
         put: (object) => this.put(object),
@@ -251,7 +252,7 @@ export class GarbageCollector {
   private async classify(node: GraphNode, refs: readonly OwnerReference[]): Promise<Classified> {
     const result: Classified = { solid: [], dangling: [], waiting: [] };
     for (const ref of refs) {
-      const kind = ownerKind(ref);
+      const kind = ownerKind(this.api.kinds, ref);
       const namespaced = kind?.resource.scope === "Namespaced";
       // Unknown owner kinds, and namespaced owners of cluster-scoped objects, cannot be resolved: kube
       // leaves such dependents alone.

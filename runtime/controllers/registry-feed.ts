@@ -1,10 +1,12 @@
 // Every stored object of every resource from one list and one watch on the store's "/registry/" range,
 // instead of a watch cache per resource: the garbage collector must see all resources, and most of
 // them are never read by clients, so opening all their caches would cost a list and a watch each.
-// When the store can no longer replay what the feed missed (compaction), it lists again and resets.
+// When the store can no longer replay what the feed missed (compaction), it lists again and resets; so it
+// does when the served kinds change (a custom resource served or gone), since objects of a kind it did not
+// know were skipped.
 
+import type { KindRegistry } from "../registry/kind-registry.js";
 import type { ServedKind } from "../registry/lookup.js";
-import { storedResources } from "../resources/kinds.js";
 import { decodeStored } from "../resources/resource-storage.js";
 import { storagePrefix } from "../resources/storage-key.js";
 import { CompactedError, StoreClosedError } from "../storage/errors.js";
@@ -32,9 +34,13 @@ export interface FeedHandlers {
 const registryPrefix = "/registry/";
 const pageSize = 1000;
 
-const kindsByPrefix = new Map<string, ServedKind>(
-  storedResources().map((kind) => [storagePrefix({ group: kind.group, resource: kind.resource.plural }), kind]),
-);
+type KindsByPrefix = ReadonlyMap<string, ServedKind>;
+
+function kindsByPrefix(kinds: KindRegistry): KindsByPrefix {
+  return new Map(
+    kinds.storedResources().map((kind) => [storagePrefix({ group: kind.group, resource: kind.resource.plural }), kind]),
+  );
+}
 
 /** The resource prefix of a key: its first three segments, `/registry/<group>/<resource>/`. */
 function prefixOf(key: string): string | undefined {
@@ -46,9 +52,9 @@ function prefixOf(key: string): string | undefined {
   return key.slice(0, slash + 1);
 }
 
-function parse(kv: KeyValue): StoredObject | undefined {
+function parse(kv: KeyValue, byPrefix: KindsByPrefix): StoredObject | undefined {
   const prefix = prefixOf(kv.key);
-  const kind = prefix === undefined ? undefined : kindsByPrefix.get(prefix);
+  const kind = prefix === undefined ? undefined : byPrefix.get(prefix);
   if (prefix === undefined || kind === undefined) return undefined;
   const rest = kv.key.slice(prefix.length);
   const slash = rest.indexOf("/");
@@ -63,7 +69,7 @@ function parse(kv: KeyValue): StoredObject | undefined {
   };
 }
 
-async function listAll(store: Store): Promise<{ objects: StoredObject[]; revision: number }> {
+async function listAll(store: Store, byPrefix: KindsByPrefix): Promise<{ objects: StoredObject[]; revision: number }> {
   const objects: StoredObject[] = [];
   let revision = 0;
   let startKey: string | undefined;
@@ -75,7 +81,7 @@ async function listAll(store: Store): Promise<{ objects: StoredObject[]; revisio
     });
     revision = page.revision;
     for (const kv of page.kvs) {
-      const parsed = parse(kv);
+      const parsed = parse(kv, byPrefix);
       if (parsed !== undefined) objects.push(parsed);
     }
     const last = page.kvs.at(-1);
@@ -85,28 +91,44 @@ async function listAll(store: Store): Promise<{ objects: StoredObject[]; revisio
 }
 
 /** Runs until the signal aborts. */
-export async function followRegistry(store: Store, handlers: FeedHandlers, options: ControllerContext): Promise<void> {
+export async function followRegistry(
+  store: Store,
+  kinds: KindRegistry,
+  handlers: FeedHandlers,
+  options: ControllerContext,
+): Promise<void> {
   const { signal } = options;
   const backoff = new Backoff();
-  while (!signal.aborted) {
-    try {
-      const { objects, revision } = await listAll(store);
-      handlers.reset(objects);
-      const events = await store.watch(registryPrefix, revision, signal);
-      backoff.reset();
-      for await (const event of events) {
-        if (event.type === "delete") handlers.remove(event.kv.key);
-        else {
-          const parsed = parse(event.kv);
-          if (parsed !== undefined) handlers.put(parsed);
+  let changed = new AbortController();
+  const stopListening = kinds.onChange(() => changed.abort());
+  signal.addEventListener("abort", () => changed.abort(), { once: true });
+  try {
+    while (!signal.aborted) {
+      if (changed.signal.aborted) changed = new AbortController();
+      const watching = changed.signal;
+      try {
+        const byPrefix = kindsByPrefix(kinds);
+        const { objects, revision } = await listAll(store, byPrefix);
+        handlers.reset(objects);
+        const events = await store.watch(registryPrefix, revision, watching);
+        backoff.reset();
+        for await (const event of events) {
+          if (event.type === "delete") handlers.remove(event.kv.key);
+          else {
+            const parsed = parse(event.kv, byPrefix);
+            if (parsed !== undefined) handlers.put(parsed);
+          }
         }
+        // The store ends watches when it closes, or when the served kinds changed: list again then.
+        if (!watching.aborted) return;
+      } catch (error) {
+        if (signal.aborted || error instanceof StoreClosedError) return;
+        if (watching.aborted) continue;
+        if (!(error instanceof CompactedError)) options.log("registry feed: following the store failed", error);
+        await backoff.wait(signal);
       }
-      // The store ends watches only when it closes.
-      return;
-    } catch (error) {
-      if (signal.aborted || error instanceof StoreClosedError) return;
-      if (!(error instanceof CompactedError)) options.log("registry feed: following the store failed", error);
-      await backoff.wait(signal);
     }
+  } finally {
+    stopListening();
   }
 }
