@@ -1,5 +1,6 @@
 // What the client SDK tests share: a kapi server with typed clients for configmaps, deployments and
 // namespaces, a namespace per test, a TCP proxy whose connections a test can cut, and polling.
+
 import type { AddressInfo } from "node:net";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll } from "vitest";
@@ -7,6 +8,7 @@ import type { Deployment, DeploymentList } from "../../../generated/apps/v1/type
 import type { ConfigMap, ConfigMapList, Namespace, NamespaceList } from "../../../generated/core/v1/types.js";
 import { ApiClient, type ApiClientOptions, ResourceClient } from "../../../runtime/client/index.js";
 import { type RunningServer, type StartServerOptions, startServer } from "../../../runtime/index.js";
+import { eventually as pollUntil } from "../controllers/controller-harness.js";
 
 export interface TypedClients {
   api: ApiClient;
@@ -166,16 +168,8 @@ export class TcpProxy {
 }
 
 /** Polls `check` until it stops throwing. */
-export async function eventually<R>(check: () => R | Promise<R>, timeoutMs = 10_000): Promise<R> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
+export function eventually<R>(check: () => R | Promise<R>, timeoutMs = 10_000): Promise<R> {
+  return pollUntil(check, timeoutMs);
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -5,6 +5,7 @@
 // and namespaced custom resources deleted with their namespace.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../../runtime/index.js";
+import { eventually } from "../controllers/controller-harness.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read by path in assertions
 type Json = Record<string, any>;
@@ -69,19 +70,6 @@ describe("CustomResourceDefinition controller", () => {
   const remove = (path: string) => call("DELETE", path);
   const mergePatch = (path: string, body: unknown) =>
     call("PATCH", path, body, { "content-type": "application/merge-patch+json" });
-
-  /** Polls `check` until it stops throwing. */
-  async function eventually<T>(check: () => Promise<T>, timeoutMs = 5000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        return await check();
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    }
-  }
 
   const condition = (crd: Json, type: string) =>
     (crd.status?.conditions as Json[] | undefined)?.find((c) => c.type === type);

@@ -3,6 +3,7 @@
 // stored before their definition was served.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../../runtime/index.js";
+import { eventually } from "../controllers/controller-harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -40,18 +41,6 @@ describe("garbage collection of custom resources", () => {
     });
     const text = await res.text();
     return { status: res.status, body: text === "" ? {} : (JSON.parse(text) as Json) };
-  }
-
-  async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        return await check();
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    }
   }
 
   function ownerRef(obj: Json, apiVersion: string, kind: string) {
