@@ -46,9 +46,9 @@ const decoders = new Map<string, BodyDecoder>([
   ["application/vnd.kubernetes.protobuf", { parse: parseProtobuf, reason: (error) => error }],
 ]);
 
-/** The media types request bodies may have. */
-export function acceptedBodyTypes(): string[] {
-  return [...decoders.keys()];
+/** The media types request bodies may have; kinds without a protobuf form (custom resources) take JSON and YAML only. */
+export function acceptedBodyTypes(protobuf = true): string[] {
+  return [...decoders.keys()].filter((type) => protobuf || !type.includes("protobuf"));
 }
 
 /** mime.ParseMediaType's type: lower-cased, parameters dropped; undefined when it is not `type/subtype`. */
@@ -83,10 +83,16 @@ function typeMetaError(value: unknown): string | undefined {
  * unrecognized (must be of type Deployment): couldn't get version/kind; json parse error: …`); without it
  * the 400 carries the decoder's reason alone.
  */
-export function decodeBody(contentType: string | undefined, body: Buffer, target?: GroupVersionKind): DecodedBody {
+export function decodeBody(
+  contentType: string | undefined,
+  body: Buffer,
+  target?: GroupVersionKind,
+  protobuf = true,
+): DecodedBody {
   const type = contentType === undefined || contentType === "" ? "application/json" : mediaType(contentType);
-  const decoder = type === undefined ? undefined : decoders.get(type);
-  if (decoder === undefined) throw unsupportedMediaType(acceptedBodyTypes());
+  const accepted = acceptedBodyTypes(protobuf);
+  const decoder = type === undefined || !accepted.includes(type) ? undefined : decoders.get(type);
+  if (decoder === undefined) throw unsupportedMediaType(accepted);
   const fail = (reason: string) =>
     target === undefined ? badRequest(reason) : unrecognizedBody(target.kind, reason, body);
   const parsed = decoder.parse(body, target);

@@ -21,7 +21,8 @@ function yamlReport(lines: readonly string[]): string[] {
 
 /**
  * Decodes the body of a write to an endpoint serving `target` (a kind, or a subresource's kind). Kinds the
- * generated field table lacks (custom resources) bring `prune`, which drops what their schema does not declare.
+ * generated field table lacks (custom resources) bring `prune`, which drops what their schema does not declare;
+ * they have no protobuf form, so their bodies are JSON or YAML.
  */
 export function decodeObject(
   contentType: string | undefined,
@@ -30,7 +31,7 @@ export function decodeObject(
   target: GroupVersionKind,
   prune?: (obj: Record<string, unknown>) => string[],
 ): DecodedObject {
-  const decoded = decodeBody(contentType, body, target);
+  const decoded = decodeBody(contentType, body, target, prune === undefined);
   const as = handledAs(decoded.value, target);
   // YAML repeats come first: kube reads them while converting YAML to JSON, before decoding.
   const problems = yamlReport(decoded.yamlDuplicates);

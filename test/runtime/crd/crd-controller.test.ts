@@ -122,6 +122,31 @@ describe("CustomResourceDefinition controller", () => {
     expect((await get("/apis/accept.example.com/v1/namespaces/default/gadgets/g1")).body.spec).toEqual({ size: 1 });
   });
 
+  it("answers custom resources in JSON only: protobuf is refused (406, 415) unless JSON is acceptable too", async () => {
+    await establish(definition("wire.example.com", "spools", "Spool"));
+    const items = "/apis/wire.example.com/v1/namespaces/default/spools";
+    expect((await post(items, object("wire.example.com", "Spool", "s1"))).status).toBe(201);
+    const protobuf = "application/vnd.kubernetes.protobuf";
+    // The refusal itself is a Status, which has a protobuf form: it comes in the encoding asked for.
+    const refused = await fetch(`${server.url}${items}/s1`, {
+      headers: { authorization: `Bearer ${token}`, accept: protobuf },
+    });
+    expect(refused.status).toBe(406);
+    expect(refused.headers.get("content-type")).toBe(protobuf);
+    const fallback = await fetch(`${server.url}${items}/s1`, {
+      headers: { authorization: `Bearer ${token}`, accept: `${protobuf}, application/json` },
+    });
+    expect(fallback.status).toBe(200);
+    expect(fallback.headers.get("content-type")).toBe("application/json");
+    const sent = await fetch(server.url + items, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": protobuf },
+      body: new Uint8Array([0x6b, 0x38, 0x73, 0x00]),
+    });
+    expect(sent.status).toBe(415);
+    expect(await sent.json()).toMatchObject({ reason: "UnsupportedMediaType", code: 415 });
+  });
+
   it("refuses names another definition of the group holds, and serves nothing for them", async () => {
     await establish(definition("conflict.example.com", "foos", "Foo", { names: { shortNames: ["fo"] } }));
     // Only the kind conflicts: kube reports the last conflicting name it checks, so the list kind differs.
