@@ -26,10 +26,8 @@ describe("validateOpenApi", () => {
     ]);
   });
 
-  it.skipIf(!existsSync(schemas))("accepts the repository's schemas quickly", async () => {
+  it.skipIf(!existsSync(schemas))("accepts the repository's schemas", async () => {
     const set = loadSchemaSet(schemas);
-    const started = performance.now();
     expect(await validateOpenApi(set)).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 });

@@ -92,10 +92,9 @@ describe("startServer over plain HTTP", () => {
 });
 
 describe("startServer over HTTPS", () => {
-  it("serves with a certificate its kubeconfig's CA verifies, ready within tens of milliseconds", async () => {
-    const started = performance.now();
+  // Start-to-ready time is measured in bench/start.ts, not asserted here.
+  it("serves with a certificate its kubeconfig's CA verifies", async () => {
     const server = await startServer({ adminToken: token });
-    const startMs = performance.now() - started;
     try {
       const ca = caFrom(server.kubeconfig);
       expect(new X509Certificate(ca).ca).toBe(true);
@@ -120,7 +119,6 @@ describe("startServer over HTTPS", () => {
         req.end();
       });
       expect(body).toBe("[+]ping ok\n[+]shutdown ok\nreadyz check passed\n");
-      expect(startMs).toBeLessThan(250);
     } finally {
       await server.close();
     }
