@@ -44,7 +44,8 @@ export interface Status {
   metadata: Record<string, never>;
   status: "Failure";
   message: string;
-  reason: StatusReason;
+  /** Absent for kube's StatusReasonUnknown (an error no layer gave a reason). */
+  reason?: StatusReason;
   details?: StatusDetails;
   code: number;
 }
@@ -71,10 +72,17 @@ function details(g: GroupThing | undefined, name: string | undefined): StatusDet
 export class StatusError extends Error {
   readonly status: Status;
 
-  constructor(code: number, reason: StatusReason, message: string, statusDetails?: StatusDetails) {
+  constructor(code: number, reason: StatusReason | undefined, message: string, statusDetails?: StatusDetails) {
     super(message);
     this.name = "StatusError";
-    const base = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message, reason } as const;
+    const base = {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message,
+      ...(reason === undefined ? {} : { reason }),
+    } as const;
     // Key order as kube-apiserver encodes a Status: details before code.
     this.status =
       statusDetails !== undefined && Object.keys(statusDetails).length > 0
@@ -86,7 +94,7 @@ export class StatusError extends Error {
     return this.status.code;
   }
 
-  get reason(): StatusReason {
+  get reason(): StatusReason | undefined {
     return this.status.reason;
   }
 }

@@ -18,7 +18,7 @@ function patchAs(key: string) {
 const patchPod = patchAs("v1/Pod");
 const patchDeployment = patchAs("apps/v1/Deployment");
 
-function statusOf(run: () => unknown): { code: number; reason: string; message: string; causes?: unknown } {
+function statusOf(run: () => unknown): { code: number; reason: string | undefined; message: string; causes?: unknown } {
   try {
     run();
   } catch (error) {

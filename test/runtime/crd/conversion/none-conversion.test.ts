@@ -77,7 +77,6 @@ describe("conversion strategy None", () => {
       metadata: {},
       status: "Failure",
       message: "request to convert CR to an invalid group/version: stable.example.com/v3",
-      reason: "",
       code: 500,
     });
     expect(thrownBy(() => converter.convertSync?.({ ...cronTab("v1"), apiVersion: "other.io/v1" }, "v2")).message).toBe(
