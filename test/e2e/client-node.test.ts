@@ -1,9 +1,20 @@
 // @kubernetes/client-node against kapi, configured only by the kubeconfig text the server hands out: typed
 // create and list, a watch that sees a create, an informer's cache, and the generic object client that
-// resolves resources through discovery.
+// resolves resources through discovery; a CustomResourceDefinition and its custom objects.
 
 import type { V1ConfigMap } from "@kubernetes/client-node";
-import { AppsV1Api, CoreV1Api, KubeConfig, KubernetesObjectApi, makeInformer, Watch } from "@kubernetes/client-node";
+import {
+  ApiextensionsV1Api,
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  KubernetesObjectApi,
+  makeInformer,
+  PatchStrategy,
+  setHeaderOptions,
+  Watch,
+} from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../runtime/index.js";
 
@@ -116,5 +127,73 @@ describe("@kubernetes/client-node against kapi", () => {
     expect((role as unknown as { rules: { verbs: string[] }[] }).rules[0]?.verbs).toEqual(["get", "list"]);
     const cluster = await objects.list("v1", "Namespace");
     expect(cluster.items.map((n) => n.metadata?.name)).toContain(namespace);
+  });
+
+  it("defines a custom resource and writes, patches, lists and deletes its objects", async () => {
+    const extensions = kc.makeApiClient(ApiextensionsV1Api);
+    await extensions.createCustomResourceDefinition({
+      body: {
+        metadata: { name: "gizmos.client.example.com" },
+        spec: {
+          group: "client.example.com",
+          scope: "Namespaced",
+          names: { plural: "gizmos", singular: "gizmo", kind: "Gizmo" },
+          versions: [
+            {
+              name: "v1",
+              served: true,
+              storage: true,
+              schema: {
+                openAPIV3Schema: {
+                  type: "object",
+                  properties: {
+                    spec: {
+                      type: "object",
+                      properties: { size: { type: "integer", _default: 1 }, color: { type: "string" } },
+                      x_kubernetes_validations: [{ rule: "self.size <= 5", message: "size must be at most 5" }],
+                    },
+                  },
+                },
+              },
+            },
+          ],
+        },
+      },
+    });
+    const established = async () => {
+      for (;;) {
+        const crd = await extensions.readCustomResourceDefinition({ name: "gizmos.client.example.com" });
+        if (crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True")) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    await established();
+
+    const custom = kc.makeApiClient(CustomObjectsApi);
+    const where = { group: "client.example.com", version: "v1", namespace, plural: "gizmos" };
+    const created = (await custom.createNamespacedCustomObject({
+      ...where,
+      body: { apiVersion: "client.example.com/v1", kind: "Gizmo", metadata: { name: "g" }, spec: { color: "red" } },
+    })) as { spec: { size: number; color: string } };
+    expect(created.spec).toEqual({ color: "red", size: 1 });
+
+    await expect(
+      custom.createNamespacedCustomObject({
+        ...where,
+        body: { apiVersion: "client.example.com/v1", kind: "Gizmo", metadata: { name: "big" }, spec: { size: 9 } },
+      }),
+    ).rejects.toMatchObject({ code: 422, body: expect.stringContaining("size must be at most 5") });
+
+    const patched = (await custom.patchNamespacedCustomObject(
+      { ...where, name: "g", body: { spec: { size: 3 } } },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    )) as { spec: { size: number } };
+    expect(patched.spec.size).toBe(3);
+
+    const list = (await custom.listNamespacedCustomObject(where)) as { items: { metadata: { name: string } }[] };
+    expect(list.items.map((g) => g.metadata.name)).toEqual(["g"]);
+    await custom.deleteNamespacedCustomObject({ ...where, name: "g" });
+    const after = (await custom.listNamespacedCustomObject(where)) as { items: unknown[] };
+    expect(after.items).toEqual([]);
   });
 });
