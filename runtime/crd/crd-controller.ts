@@ -54,6 +54,22 @@ export class CrdController {
     });
   }
 
+  /**
+   * Serves the definitions already established (a server restarting on a kept store), so that their
+   * resources answer from the first request; `run` then follows changes.
+   */
+  async restore(): Promise<void> {
+    const { items } = await this.#api.list({ kind: this.#kind });
+    for (const { object } of items) {
+      const crd = object as unknown as CustomResourceDefinition;
+      const name = nameOf(object);
+      this.#definitions.set(name, crd);
+      if (isConditionTrue(crd, "Established") && crd.metadata?.deletionTimestamp === undefined) {
+        await this.#serve(name, crd);
+      }
+    }
+  }
+
   async run(): Promise<void> {
     await followObjects(
       this.#api,

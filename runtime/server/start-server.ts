@@ -188,9 +188,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await state.openapi.enableBuiltin(gv);
   }
   const definitions = new AbortController();
-  const definitionsStopped = resources.kinds.servesBuiltin("apiextensions.k8s.io", "v1")
-    ? new CrdController(resources, { signal: definitions.signal, log, openapi: state.openapi }).run()
-    : Promise.resolve();
+  let definitionsStopped = Promise.resolve();
+  if (resources.kinds.servesBuiltin("apiextensions.k8s.io", "v1")) {
+    const crds = new CrdController(resources, { signal: definitions.signal, log, openapi: state.openapi });
+    await crds.restore();
+    definitionsStopped = crds.run();
+  }
   const controllers = startControllers(resources, {
     log,
     ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
