@@ -147,6 +147,34 @@ describe("CustomResourceDefinition controller", () => {
     expect(await sent.json()).toMatchObject({ reason: "UnsupportedMediaType", code: 415 });
   });
 
+  it("gives stored objects the defaults a changed schema adds, on read", async () => {
+    await establish(definition("defaults.example.com", "nozzles", "Nozzle"));
+    const items = "/apis/defaults.example.com/v1/namespaces/default/nozzles";
+    expect((await post(items, object("defaults.example.com", "Nozzle", "n1"))).status).toBe(201);
+    const versions = [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              spec: {
+                type: "object",
+                properties: { size: { type: "integer" }, shape: { type: "string", default: "round" } },
+              },
+            },
+          },
+        },
+      },
+    ];
+    expect((await mergePatch(`${crds}/nozzles.defaults.example.com`, { spec: { versions } })).status).toBe(200);
+    await eventually(async () => expect((await get(`${items}/n1`)).body.spec).toEqual({ size: 1, shape: "round" }));
+    const listed = await get(items);
+    expect(listed.body.items[0].spec).toEqual({ size: 1, shape: "round" });
+  });
+
   it("refuses names another definition of the group holds, and serves nothing for them", async () => {
     await establish(definition("conflict.example.com", "foos", "Foo", { names: { shortNames: ["fo"] } }));
     // Only the kind conflicts: kube reports the last conflicting name it checks, so the list kind differs.
