@@ -101,6 +101,13 @@ function write(ctx: RequestContext, chunk: Buffer): Promise<void> {
   });
 }
 
+/** An ERROR event carrying a Status, as kube ends a watch it cannot go on with. */
+function errorFrame(protobuf: boolean, error: StatusError): Buffer | string {
+  return protobuf
+    ? watchEventFrame("ERROR", encodeProtobuf(error.status as unknown as Record<string, unknown>))
+    : `${JSON.stringify({ type: "ERROR", object: error.status })}\n`;
+}
+
 export async function watchResource(ctx: RequestContext, target: Target): Promise<void> {
   const format = responseFormat(ctx, { list: true, watch: true, kind: target.kind });
   const query = parseWatchQuery(ctx.url.searchParams);
@@ -120,11 +127,7 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
   } catch (error) {
     if (!(error instanceof StatusError) || error.code !== 410) throw error;
     ctx.res.writeHead(200, { "Content-Type": contentType });
-    ctx.res.end(
-      protobuf
-        ? watchEventFrame("ERROR", encodeProtobuf(error.status as unknown as Record<string, unknown>))
-        : `${JSON.stringify({ type: "ERROR", object: error.status })}\n`,
-    );
+    ctx.res.end(errorFrame(protobuf, error));
     return;
   }
   const seconds = query.timeoutSeconds ?? minRequestTimeoutSeconds * (1 + Math.random());
@@ -137,7 +140,16 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
     let first = true;
     for await (const event of watch) {
       if (ctx.res.destroyed) break;
-      if (event.type !== "BOOKMARK") await prepareViews([event.object], target.kind);
+      if (event.type !== "BOOKMARK") {
+        try {
+          await prepareViews([event.object], target.kind);
+        } catch (error) {
+          // A custom resource's conversion webhook failed: the watch ends with the failure as an event.
+          if (!(error instanceof StatusError)) throw error;
+          await write(ctx, Buffer.from(errorFrame(protobuf, error)));
+          break;
+        }
+      }
       await write(ctx, frame(format, target.kind, event, first));
       if (event.type !== "BOOKMARK") first = false;
     }
