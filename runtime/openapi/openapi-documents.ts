@@ -65,9 +65,20 @@ function servedIndex(hashes: Record<string, string>, lastModified: Date): Served
 
 export class OpenApiDocuments {
   readonly #registered = new Map<string, Registered>();
+  /** v3 paths (`apis/<group>/<version>`, `apis/<group>` when none of its versions is left) turned off. */
+  readonly #disabled: ReadonlySet<string>;
   #changedAt = loadedAt;
   #v2: Promise<ServedDocument> | undefined;
   #index: Promise<ServedDocument> | undefined;
+
+  /** `disabled`: built-in group/versions on by default that this server does not serve (--runtime-config). */
+  constructor(disabled: readonly { group: string; version: string }[] = [], served: readonly { group: string }[] = []) {
+    const paths = disabled.map(openApiV3Path);
+    for (const group of new Set(disabled.map((gv) => gv.group))) {
+      if (group !== "" && !served.some((gv) => gv.group === group)) paths.push(`apis/${group}`);
+    }
+    this.#disabled = new Set(paths);
+  }
 
   /**
    * Serves (or serves anew) the OpenAPI of a group/version that is not built in: its resources' operations
@@ -127,7 +138,7 @@ export class OpenApiDocuments {
   async v3(path: string): Promise<ServedDocument | undefined> {
     const registered = this.#registered.get(path);
     if (registered) return registered.v3;
-    if (!(path in (await v3Hashes()))) return undefined;
+    if (!(path in (await v3Hashes())) || this.#disabled.has(path)) return undefined;
     let served = builtinV3.get(path);
     if (!served) {
       // `path` is a key of the generated index, so it names a generated module and nothing else.
@@ -146,12 +157,14 @@ export class OpenApiDocuments {
 
   async #buildV2(): Promise<ServedDocument> {
     const base = await v2Document();
-    if (this.#registered.size === 0) {
+    if (this.#registered.size === 0 && this.#disabled.size === 0) {
       builtinV2 ??= Promise.resolve(servedV2(base, loadedAt));
       return builtinV2;
     }
     // Built-in definitions win: a registered group/version brings its own copy of the meta definitions.
-    const paths = { ...(base.paths as Doc) };
+    const paths = Object.fromEntries(
+      Object.entries(base.paths as Doc).filter(([path]) => ![...this.#disabled].some((d) => path.startsWith(`/${d}/`))),
+    );
     const definitions: Doc = {};
     for (const { v2 } of this.#registered.values()) {
       Object.assign(paths, v2.paths);
@@ -163,11 +176,11 @@ export class OpenApiDocuments {
 
   async #buildIndex(): Promise<ServedDocument> {
     const hashes = await v3Hashes();
-    if (this.#registered.size === 0) {
+    if (this.#registered.size === 0 && this.#disabled.size === 0) {
       builtinIndex ??= Promise.resolve(servedIndex(hashes, loadedAt));
       return builtinIndex;
     }
-    const all = { ...hashes };
+    const all = Object.fromEntries(Object.entries(hashes).filter(([path]) => !this.#disabled.has(path)));
     for (const [path, { v3 }] of this.#registered) all[path] = v3.etag;
     return servedIndex(all, this.#changedAt);
   }

@@ -56,6 +56,11 @@ export class KindRegistry {
     return this.#revision;
   }
 
+  /** Built-in group/versions on by default that this server's runtime config turns off. */
+  builtinTurnedOff(): ServedGroupVersion[] {
+    return servedGroupVersions.filter((gv) => gv.enabledByDefault && !this.servesBuiltin(gv.group, gv.version));
+  }
+
   /** Whether a built-in group/version is served by this server. */
   servesBuiltin(group: string, version: string): boolean {
     return this.#builtinKeys.has(`${group}/${version}`);

@@ -147,7 +147,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     address: "",
     health: { livez, readyz: [...livez, shutdownCheck(() => closing)] },
     log,
-    openapi: new OpenApiDocuments(),
+    openapi: new OpenApiDocuments(resources.kinds.builtinTurnedOff(), resources.kinds.groupVersions()),
     resources,
     ...(options.audit === undefined ? {} : { audit: options.audit }),
   };
