@@ -3,7 +3,8 @@
 // unless marked atomic; a list is atomic, a set or a map by `x-kubernetes-list-type`, and without one a
 // `merge` patch strategy makes it a map keyed by its patch merge key (a set when it has none), anything
 // else atomic. `any` values (RawExtension, preserved unknown fields) and kinds the table does not know are
-// deduced from the value: objects are granular maps, lists atomic.
+// deduced from the value: objects are granular maps, lists atomic. A struct with `otherFields` takes the
+// fields it does not declare as that type (a map's element type beside its declared fields).
 import type { FieldDefinition, FieldNode, FieldTable, PatchMarkers, ScalarField } from "../codecs/field-table.js";
 import { isJsonObject } from "../codecs/json-object.js";
 
@@ -94,11 +95,22 @@ function definition(schema: ManagedSchema, index: number): Definition | undefine
   return schema.table.definitions[index];
 }
 
-/** The type of a struct's field, undefined when the struct does not declare it. */
+/** Whether a struct declares the field (and does not merely take it as one of its other fields). */
+export function declaresField(schema: ManagedSchema, struct: { definition: number }, name: string): boolean {
+  const def = definition(schema, struct.definition);
+  return def !== undefined && Object.hasOwn(def.fields, name);
+}
+
+/**
+ * The type of a struct's field: the declared one, else the struct's type for other fields; undefined when
+ * the struct neither declares nor keeps it.
+ */
 export function fieldType(schema: ManagedSchema, struct: { definition: number }, name: string): SchemaType | undefined {
   const def = definition(schema, struct.definition);
-  const node = def !== undefined && Object.hasOwn(def.fields, name) ? def.fields[name] : undefined;
-  return node === undefined ? undefined : typeOfNode(schema.table, node, def?.patch?.[name]);
+  if (def === undefined) return undefined;
+  const declared = Object.hasOwn(def.fields, name) ? def.fields[name] : undefined;
+  if (declared !== undefined) return typeOfNode(schema.table, declared, def.patch?.[name]);
+  return def.otherFields === undefined ? undefined : typeOfNode(schema.table, def.otherFields);
 }
 
 /** The default a list map item takes for a key field it omits, when the item's schema has one. */

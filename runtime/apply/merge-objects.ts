@@ -2,10 +2,17 @@
 // configuration's value wins for every leaf it sets (scalars, atomic lists, maps and structs); list items
 // and map entries merge by key, so nothing the configuration omits is removed here. List items keep the
 // live order, except that items the configuration names come in its order, new ones where it puts them.
-// A field the configuration sets to null is dropped from a struct, as decoding into Go drops it.
+// A field the configuration sets to null is dropped from a struct, as decoding into Go drops it, unless the
+// struct keeps it as one of its undeclared fields (those stay null, as in a map).
 import { isJsonObject } from "../codecs/json-object.js";
 import { type IndexedItem, indexList } from "./list-items.js";
-import { type ManagedSchema, type ResolvedType, resolveType, type SchemaType } from "./managed-schema.js";
+import {
+  declaresField,
+  type ManagedSchema,
+  type ResolvedType,
+  resolveType,
+  type SchemaType,
+} from "./managed-schema.js";
 import { type PathElement, pathElementsEqual, serializePathElement } from "./path-element.js";
 import { entryType } from "./to-field-set.js";
 
@@ -108,9 +115,16 @@ class Merger {
     const out: Record<string, unknown> = {};
     const names = [...Object.keys(lhs), ...Object.keys(rhs).filter((k) => !Object.hasOwn(lhs, k))];
     for (const name of names) {
-      const type = entryType(this.schema, container, name) ?? { kind: "deduced" };
-      const value = this.merge(type, Object.hasOwn(lhs, name) ? lhs[name] : undefined, rhs[name]);
-      if (value === undefined || (value === null && container.kind === "struct")) continue;
+      const type = entryType(this.schema, container, name);
+      const value = this.merge(
+        type ?? { kind: "deduced" },
+        Object.hasOwn(lhs, name) ? lhs[name] : undefined,
+        rhs[name],
+      );
+      if (value === undefined) continue;
+      const dropsNull =
+        container.kind === "struct" && (type === undefined || declaresField(this.schema, container, name));
+      if (value === null && dropsNull) continue;
       out[name] = value;
     }
     return out;

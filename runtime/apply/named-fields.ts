@@ -1,8 +1,9 @@
 // A field set with every struct field on the way to its leaves made a member too (structured-merge-diff's
 // EnsureNamedFieldsAreMembers), so that removing the set removes an emptied optional struct along with the
-// fields it held. Map entries and list items on the way are not added: only struct fields are named.
+// fields it held. Map entries, list items and a struct's undeclared fields on the way are not added: only
+// declared struct fields are named.
 import { FieldSet } from "./field-set.js";
-import { fieldType, type ManagedSchema, type SchemaType } from "./managed-schema.js";
+import { declaresField, fieldType, type ManagedSchema, type SchemaType } from "./managed-schema.js";
 import type { PathElement } from "./path-element.js";
 
 function childType(schema: ManagedSchema, type: SchemaType | undefined, pe: PathElement): SchemaType | undefined {
@@ -17,7 +18,7 @@ function childType(schema: ManagedSchema, type: SchemaType | undefined, pe: Path
 export function withNamedFieldsAsMembers(schema: ManagedSchema, type: SchemaType | undefined, set: FieldSet): FieldSet {
   const named = new FieldSet([...set.members]);
   for (const c of set.children) {
-    if (type?.kind === "struct" && "field" in c.element && fieldType(schema, type, c.element.field) !== undefined) {
+    if (type?.kind === "struct" && "field" in c.element && declaresField(schema, type, c.element.field)) {
       named.addMember(c.element);
     }
   }

@@ -7,7 +7,14 @@
 import { isJsonObject } from "../codecs/json-object.js";
 import { FieldSet } from "./field-set.js";
 import { indexList } from "./list-items.js";
-import { fieldType, type ManagedSchema, type ResolvedType, resolveType, type SchemaType } from "./managed-schema.js";
+import {
+  declaresField,
+  fieldType,
+  type ManagedSchema,
+  type ResolvedType,
+  resolveType,
+  type SchemaType,
+} from "./managed-schema.js";
 import { fieldElement, type Path } from "./path-element.js";
 import { elementText } from "./path-string.js";
 import type { TypedProblem } from "./typed-problem.js";
@@ -31,7 +38,7 @@ function jsonKind(value: unknown): string {
   return typeof value;
 }
 
-/** The type of an entry of a struct or map; undefined for a field the struct does not declare. */
+/** The type of an entry of a struct or map; undefined for a field the struct neither declares nor keeps. */
 export function entryType(
   schema: ManagedSchema,
   container: Extract<ResolvedType, { kind: "struct" | "map" }>,
@@ -112,7 +119,8 @@ class FieldSetWalker {
         continue;
       }
       this.walk(type ?? { kind: "deduced" }, child, childPath);
-      if (container.kind === "map" || type === undefined) this.set.insert(childPath);
+      // Map entries and undeclared fields are members themselves, as in a map; declared fields are not.
+      if (container.kind === "map" || !declaresField(this.schema, container, name)) this.set.insert(childPath);
     }
   }
 }

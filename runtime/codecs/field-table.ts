@@ -48,6 +48,12 @@ export interface FieldDefinition {
   name: string;
   pkg: string;
   fields: Readonly<Record<string, FieldNode>>;
+  /**
+   * The node type of fields a struct does not declare (structured-merge-diff's Map.ElementType), when it
+   * keeps them: `"any"` for a custom resource object with `x-kubernetes-preserve-unknown-fields`. Without
+   * it an undeclared field is unknown.
+   */
+  otherFields?: FieldNode;
   /** The struct is replaced as a whole by apply (`x-kubernetes-map-type: atomic` on the definition). */
   atomic?: true;
   /** Patch markers of the properties that have them. */
