@@ -16,6 +16,7 @@ import {
 import { child, index, key } from "../errors/field-path.js";
 import { goJson, goNumber, goQuote } from "../errors/format-field-error.js";
 import { integerFormatOk, stringFormatOk } from "./formats.js";
+import { compilePattern } from "./pattern.js";
 import type { JsonObject } from "./walk.js";
 
 export type Check = (value: unknown, path: string, errs: FieldError[]) => void;
@@ -82,15 +83,10 @@ function checkEnum(value: unknown, path: string, allowed: readonly unknown[] | u
   if (!allowed.some((a) => goJson(a) === v)) errs.push(notSupported(path, value, allowed));
 }
 
-const patterns = new Map<string, RegExp>();
-
-function compiled(pattern: string): RegExp {
-  let re = patterns.get(pattern);
-  if (re === undefined) {
-    re = new RegExp(pattern);
-    patterns.set(pattern, re);
-  }
-  return re;
+/** A schema pattern that does not compile matches nothing (the generator's schemas carry none). */
+function matches(pattern: string, value: string): boolean {
+  const re = compilePattern(pattern);
+  return typeof re !== "string" && re.test(value);
 }
 
 /** Returns the object to descend into, or undefined when absent or not an object (reported). */
@@ -125,7 +121,7 @@ function checkString(value: string, path: string, errs: FieldError[], rules: Str
   if (rules.minLength !== undefined && length < rules.minLength) {
     errs.push(invalid(path, value, `${path} in body should be at least ${rules.minLength} chars long`));
   }
-  if (rules.pattern !== undefined && !compiled(rules.pattern).test(value)) {
+  if (rules.pattern !== undefined && !matches(rules.pattern, value)) {
     errs.push(invalid(path, value, `${path} in body should match '${rules.pattern}'`));
   }
   checkEnum(value, path, rules.enum, errs);

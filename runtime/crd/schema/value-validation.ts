@@ -8,6 +8,7 @@
 import { isJsonObject, type JsonObject } from "../../codecs/json-object.js";
 import { type FieldError, invalid, notSupported, required, typeInvalid } from "../../errors/field-error.js";
 import { formatFieldError, goJson, goNumber, goQuote } from "../../errors/format-field-error.js";
+import { compilePattern, type Pattern } from "../../validation/pattern.js";
 import * as checks from "../../validation/schema-checks.js";
 import { stringFormatCheck, supportedFormat } from "./crd-formats.js";
 
@@ -75,12 +76,9 @@ function isMultipleOf(value: number, factor: number): boolean {
   return Number.isFinite(ratio) && Math.abs(ratio - Math.round(ratio)) < 1e-9 * Math.max(1, Math.abs(ratio));
 }
 
-function compiledPattern(pattern: string): RegExp | string {
-  try {
-    return new RegExp(pattern);
-  } catch (e) {
-    return `${pattern}, but pattern is invalid: ${(e as Error).message}`;
-  }
+function compiledPattern(pattern: string): Pattern | string {
+  const re = compilePattern(pattern);
+  return typeof re === "string" ? `${pattern}, but pattern is invalid: ${re}` : re;
 }
 
 interface Node {
@@ -94,7 +92,7 @@ interface Node {
   readonly not?: ValueValidator;
   readonly maxLength?: number;
   readonly minLength?: number;
-  readonly pattern?: { readonly source: string; readonly re: RegExp | string };
+  readonly pattern?: { readonly source: string; readonly re: Pattern | string };
   readonly multipleOf?: number;
   readonly number: checks.NumberRules;
   readonly hasNumberRules: boolean;

@@ -61,6 +61,19 @@ describe("kube-openapi value validation", () => {
       { name: "A1" },
       ["spec.name: Invalid value: \"A1\": spec.name in body should match '^[a-z]+$'"],
     ],
+    // Go's regexp syntax (RE2), which JavaScript's RegExp refuses: an inline case-insensitive flag.
+    [
+      "pattern in RE2 syntax, matching",
+      { mode: { type: "string", pattern: "^(?i)(abort|warn)?$" } },
+      { mode: "WARN" },
+      [],
+    ],
+    [
+      "pattern in RE2 syntax, not matching",
+      { mode: { type: "string", pattern: "^(?i)(abort|warn)?$" } },
+      { mode: "nope" },
+      ["spec.mode: Invalid value: \"nope\": spec.mode in body should match '^(?i)(abort|warn)?$'"],
+    ],
     [
       "format",
       { id: { type: "string", format: "uuid" } },
