@@ -1,12 +1,12 @@
 // kapi's own rules for schema files, checked before anything is emitted. Each problem is reported as
 // `schemas/<file>.yaml: <location>: <message>`.
 
+import { stabilityOf, versionNamePattern } from "../../runtime/registry/version-names.js";
 import type { SchemaNode } from "../schema/model.js";
 import { groupDir, type LoadedFile, type SchemaSet } from "../schema/schema-set.js";
 import { celRuleProblems } from "./cel-rules.js";
 import { validateOpenApi } from "./validate-openapi.js";
 
-const versionPattern = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const kindName = /^[A-Z][A-Za-z0-9]*$/;
@@ -58,8 +58,8 @@ function validateFileHeader(file: LoadedFile, problems: Problems): void {
     problems.add(file, "group", "group and version go together");
   }
   if (f.version === undefined) return;
-  if (!versionPattern.test(f.version)) problems.add(file, "version", `${f.version} is not v<N>[alpha|beta<M>]`);
-  const stability = f.version.includes("alpha") ? "alpha" : f.version.includes("beta") ? "beta" : "stable";
+  if (!versionNamePattern.test(f.version)) problems.add(file, "version", `${f.version} is not v<N>[alpha|beta<M>]`);
+  const stability = stabilityOf(f.version);
   if (f.stability !== stability) problems.add(file, "stability", `must be ${stability} for ${f.version}`);
   if (f.group !== "" && f.group !== undefined && !dnsSubdomain.test(f.group)) {
     problems.add(file, "group", `${f.group} is not a DNS subdomain`);

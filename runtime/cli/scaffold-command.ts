@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { stabilityOf, versionNamePattern } from "../registry/version-names.js";
 
 export const scaffoldUsage = `usage: kapi new-group <group>/<version> --kind <Kind> [--namespaced|--cluster] [--schemas-dir DIR]
 
@@ -18,7 +19,6 @@ export const scaffoldUsage = `usage: kapi new-group <group>/<version> --kind <Ki
 const defaultSchemasDir = join(dirname(fileURLToPath(import.meta.url)), "../../schemas");
 
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/;
-const versionName = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 const kindName = /^[A-Z][A-Za-z0-9]*$/;
 
 interface ScaffoldRequest {
@@ -65,7 +65,7 @@ function parseArgs(args: string[]): ScaffoldRequest {
   if (!dnsSubdomain.test(group)) {
     throw new UsageError(`group ${JSON.stringify(group)} must be a lowercase DNS subdomain with at least one dot`);
   }
-  if (!versionName.test(version)) {
+  if (!versionNamePattern.test(version)) {
     throw new UsageError(`version ${JSON.stringify(version)} must be v<N>, v<N>alpha<M> or v<N>beta<M>`);
   }
   if (!kindName.test(kind)) throw new UsageError(`kind ${JSON.stringify(kind)} must be CamelCase (Widget)`);
@@ -137,7 +137,7 @@ function reversedGroup(group: string): string {
 /** The starter file: one kind with spec and status, a status subresource, protobuf numbers, an example CEL rule. */
 function starterSchema(request: ScaffoldRequest, facts: Neighbours): string {
   const { group, version, kind } = request;
-  const stability = version.includes("alpha") ? "alpha" : version.includes("beta") ? "beta" : "stable";
+  const stability = stabilityOf(version);
   const singular = kind.toLowerCase();
   const prefix = `${reversedGroup(group)}.${version}`;
   // Protobuf package names are identifiers separated by dots: no hyphens.

@@ -19,19 +19,25 @@ function yamlReport(lines: readonly string[]): string[] {
   return lines.length === 0 ? [] : [`yaml: unmarshal errors:\n  ${lines.join("\n  ")}`];
 }
 
+/** What a kind defined at run time (a custom resource) brings to decoding: its schema's pruning. */
+export interface RuntimeDefinedKind {
+  /** Drops what the schema does not declare; returns the paths dropped. */
+  prune(obj: Record<string, unknown>): string[];
+}
+
 /**
- * Decodes the body of a write to an endpoint serving `target` (a kind, or a subresource's kind). Kinds the
- * generated field table lacks (custom resources) bring `prune`, which drops what their schema does not declare;
- * they have no protobuf form, so their bodies are JSON or YAML.
+ * Decodes the body of a write to an endpoint serving `target` (a kind, or a subresource's kind). A kind the
+ * generated field table lacks (`custom`) is pruned by its schema instead, and has no protobuf form, so its
+ * bodies are JSON or YAML.
  */
 export function decodeObject(
   contentType: string | undefined,
   body: Buffer,
   level: FieldValidation,
   target: GroupVersionKind,
-  prune?: (obj: Record<string, unknown>) => string[],
+  custom?: RuntimeDefinedKind,
 ): DecodedObject {
-  const decoded = decodeBody(contentType, body, target, prune === undefined);
+  const decoded = decodeBody(contentType, body, target, custom === undefined);
   const as = handledAs(decoded.value, target);
   // YAML repeats come first: kube reads them while converting YAML to JSON, before decoding.
   const problems = yamlReport(decoded.yamlDuplicates);
@@ -40,8 +46,8 @@ export function decodeObject(
     const check = checkFields(decoded.value, n, decoded.duplicateKeys);
     if (check.fatal !== undefined) throw cannotBeHandled(as, check.fatal);
     problems.push(...check.problems);
-  } else if (prune !== undefined) {
-    problems.push(...prune(decoded.value).map(unknownFieldProblem));
+  } else if (custom !== undefined) {
+    problems.push(...custom.prune(decoded.value).map(unknownFieldProblem));
   }
   return { object: decoded.value, warnings: strictDecodingOutcome(level, problems, as) };
 }

@@ -18,7 +18,7 @@ import type { ResourceApi } from "../resources/resource-api.js";
 import { formatTime } from "../resources/timestamps.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { cleanupFinalizer, setCondition } from "./cleanup-finalizer.js";
-import { customResource, type OpenApiDefinitions } from "./custom-kinds.js";
+import { type CustomResource, customResource, type OpenApiDefinitions } from "./custom-kinds.js";
 import { acceptNames, isConditionTrue } from "./names-acceptance.js";
 import { scaleSchemas } from "./scale-schemas.js";
 
@@ -37,6 +37,8 @@ export class CrdController {
   readonly #definitions = new Map<string, CustomResourceDefinition>();
   /** OpenAPI definitions each served definition contributes, by group/version. */
   readonly #openapi = new Map<string, Map<string, OpenApiDefinitions>>();
+  /** What each served definition was last built from, and what it gave. */
+  readonly #served = new Map<string, { key: string; resource: CustomResource }>();
   readonly #kind: ServedKind;
 
   constructor(api: ResourceApi, options: CrdControllerOptions) {
@@ -148,8 +150,8 @@ export class CrdController {
     const accepted = current.status?.acceptedNames;
     if (accepted !== undefined) {
       // Served while its instances go (reads and deletes only), also after a restart.
-      await this.#serve(name, current);
-      const stored = customResource(current, accepted).kinds.find((k) => k.resource.storageVersion);
+      const served = await this.#serve(name, current);
+      const stored = served?.kinds.find((k) => k.resource.storageVersion);
       if (stored !== undefined && (await this.#deleteInstances(stored)) > 0) return retryLater;
     }
     await terminating("False", "InstanceDeletionCompleted", "removed all instances");
@@ -184,20 +186,29 @@ export class CrdController {
   }
 
   /** Serves the definition's versions (undefined: stops serving them) and brings OpenAPI in line. */
-  async #serve(name: string, crd: CustomResourceDefinition | undefined): Promise<void> {
+  async #serve(name: string, crd: CustomResourceDefinition | undefined): Promise<CustomResource | undefined> {
     const before = new Set(this.#openapi.get(name)?.keys() ?? []);
     const accepted = crd?.status?.acceptedNames;
+    let resource: CustomResource | undefined;
     if (crd === undefined || accepted === undefined) {
-      if (this.#api.kinds.custom(name).length === 0) return;
+      this.#served.delete(name);
+      if (this.#api.kinds.custom(name).length === 0) return undefined;
       this.#api.kinds.setCustom(name, []);
       this.#openapi.delete(name);
     } else {
-      const resource = customResource(crd, accepted);
+      // The definition's own status writes come back as changes: what is served only changes with these.
+      const meta = crd.metadata ?? {};
+      const key = JSON.stringify([meta.uid, meta.generation, accepted, isConditionTrue(crd, "Terminating")]);
+      const current = this.#served.get(name);
+      if (current?.key === key) return current.resource;
+      resource = customResource(crd, accepted);
+      this.#served.set(name, { key, resource });
       this.#api.kinds.setCustom(name, resource.served);
       this.#openapi.set(name, resource.openapi);
     }
     const affected = new Set([...before, ...(this.#openapi.get(name)?.keys() ?? [])]);
     await this.#publishOpenApi(affected);
+    return resource;
   }
 
   async #publishOpenApi(groupVersions: Set<string>): Promise<void> {

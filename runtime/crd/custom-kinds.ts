@@ -12,21 +12,15 @@ import type { ServedResource, ServedSubresource } from "../discovery/served.js";
 import { storageVersionHash } from "../discovery/storage-version-hash.js";
 import type { Schema } from "../openapi/schema-refs.js";
 import type { CustomKind } from "../registry/custom-kind.js";
-import type {
-  KindRecord,
-  PrinterColumn,
-  SelectableField,
-  Stability,
-  SubresourceRecord,
-  Verb,
-} from "../registry/kind-record.js";
+import type { KindRecord, PrinterColumn, SelectableField, SubresourceRecord, Verb } from "../registry/kind-record.js";
 import type { CustomVersion } from "../registry/kind-registry.js";
 import type { ServedKind } from "../registry/lookup.js";
+import { compareKubeAwareVersions, stabilityOf } from "../registry/version-names.js";
 import type { Strategy } from "../strategies/strategy.js";
 import { customResourceConverter } from "./conversion/custom-resource-converter.js";
+import { isConditionTrue } from "./names-acceptance.js";
 import { toOpenApiV2Schema } from "./openapi-v2.js";
 import { customResourceSchema } from "./schema/custom-resource-schema.js";
-import { compareKubeAwareVersions } from "./version-order.js";
 
 const verbs: readonly Verb[] = ["delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"];
 const subresourceVerbs: readonly Verb[] = ["get", "patch", "update"];
@@ -44,12 +38,6 @@ const defaultColumns: readonly PrinterColumn[] = [
  * checked by apimachinery's rules (kube's customresource strategy); nothing else differs from the generic path.
  */
 const customResourceStrategy: Strategy = { tracksGeneration: true, genericObjectMeta: true };
-
-function stabilityOf(version: string): Stability {
-  if (/^v\d+alpha\d+$/.test(version)) return "alpha";
-  if (/^v\d+beta\d+$/.test(version)) return "beta";
-  return "stable";
-}
 
 /** `com.example.stable.v1.CronTab`: the reversed group, the version and the kind, as kube names CRD definitions. */
 export function definitionName(group: string, version: string, kind: string): string {
@@ -121,14 +109,14 @@ export function customResource(crd: CustomResourceDefinition, names: CustomResou
   const listKind = names.listKind ?? `${names.kind}List`;
   const byVersion = new Map<string, ServedKind>();
   const storage = (): ServedKind => byVersion.get(storageName) as ServedKind;
-  const terminating = crd.status?.conditions?.some((c) => c.type === "Terminating" && c.status === "True") === true;
+  const terminating = isConditionTrue(crd, "Terminating");
 
   for (const version of versions) {
     const schema = customResourceSchema((version.schema?.openAPIV3Schema ?? { type: "object" }) as JsonObject);
     const warning = deprecationWarning(group, version, names.kind);
     const custom: CustomKind = {
       definition,
-      viewKey: `${definition.uid}/${crd.metadata?.resourceVersion ?? ""}`,
+      viewKey: `${definition.uid}/${crd.metadata?.generation ?? 0}`,
       validate: (obj) => schema.validate(obj),
       default: (obj) => schema.default(obj),
       prune: (obj) => schema.prune(obj),

@@ -186,7 +186,7 @@ function readIntent(
   query: WriteQuery,
 ): { config: KubeObject; warnings: string[] } {
   const body = ctx.body ?? Buffer.alloc(0);
-  const decoded = decodeObject("application/yaml", body, query.fieldValidation, kind, kind.custom?.prune);
+  const decoded = decodeObject("application/yaml", body, query.fieldValidation, kind, kind.custom);
   return { config: decoded.object as KubeObject, warnings: decoded.warnings };
 }
 

@@ -18,6 +18,5 @@ export function readRequestObject(
   kind: { group: string; version: string; kind: string; custom?: CustomKind },
   level: FieldValidation,
 ): RequestObject {
-  const prune = kind.custom?.prune;
-  return decodeObject(ctx.req.headers["content-type"], ctx.body ?? Buffer.alloc(0), level, kind, prune);
+  return decodeObject(ctx.req.headers["content-type"], ctx.body ?? Buffer.alloc(0), level, kind, kind.custom);
 }

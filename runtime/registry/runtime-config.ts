@@ -2,12 +2,14 @@
 // default. Keys are `<group>/<version>` (`v1` or `api/v1` for the core group) or the selectors `api/all`,
 // `api/ga`, `api/beta`, `api/alpha`; values true or false. A group/version's own key wins over a selector.
 
+import { stabilityOf, versionNamePattern } from "./version-names.js";
+
 export type RuntimeConfig = Readonly<Record<string, boolean>>;
 
-function stabilityOf(version: string): "ga" | "beta" | "alpha" {
-  if (/^v\d+alpha\d+$/.test(version)) return "alpha";
-  if (/^v\d+beta\d+$/.test(version)) return "beta";
-  return "ga";
+/** The selector of a version's stability: `api/ga` for stable ones. */
+function selectorOf(version: string): string {
+  const stability = stabilityOf(version);
+  return `api/${stability === "stable" ? "ga" : stability}`;
 }
 
 function ownKey(group: string, version: string): string[] {
@@ -20,7 +22,7 @@ export function isEnabled(config: RuntimeConfig, gv: { group: string; version: s
     const value = config[key];
     if (value !== undefined) return value;
   }
-  return config[`api/${stabilityOf(gv.version)}`] ?? config["api/all"] ?? byDefault;
+  return config[selectorOf(gv.version)] ?? config["api/all"] ?? byDefault;
 }
 
 /** Parses `--runtime-config` (`a/b=true,c/d=false,e/f`; a bare key means true) as kube-apiserver does. */
@@ -35,7 +37,7 @@ export function parseRuntimeConfig(text: string): Record<string, boolean> {
     if (raw !== "true" && raw !== "false") {
       throw new Error(`invalid value of ${key}: ${raw}, err: strconv.ParseBool: parsing "${raw}": invalid syntax`);
     }
-    if (!key.includes("/") && !/^v\d+((alpha|beta)\d+)?$/.test(key)) {
+    if (!key.includes("/") && !versionNamePattern.test(key)) {
       throw new Error(`invalid key ${key}: expected <group>/<version>`);
     }
     config[key] = raw === "true";

@@ -1,6 +1,18 @@
-// kube's "kube-aware" version order (k8s.io/apimachinery/pkg/version CompareKubeAwareVersionStrings): GA before
-// beta before alpha, higher numbers first within each, then anything else alphabetically. Discovery lists a
-// custom resource's versions in this order and prefers the first.
+// What a Kubernetes version name says: `v<N>`, `v<N>alpha<M>` or `v<N>beta<M>`, its stability, and kube's
+// "kube-aware" order (k8s.io/apimachinery/pkg/version CompareKubeAwareVersionStrings): GA before beta before
+// alpha, higher numbers first within each, then anything else alphabetically. Discovery lists a custom
+// resource's versions in this order and prefers the first.
+import type { Stability } from "./kind-record.js";
+
+/** A version name as Kubernetes writes them. */
+export const versionNamePattern = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
+
+/** The stability a version name says: alpha, beta, or stable (anything else). */
+export function stabilityOf(version: string): Stability {
+  if (/^v\d+alpha\d+$/.test(version)) return "alpha";
+  if (/^v\d+beta\d+$/.test(version)) return "beta";
+  return "stable";
+}
 
 interface Parsed {
   major: number;
