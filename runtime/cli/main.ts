@@ -20,6 +20,12 @@ commands:
     --audit-log-path F   append one audit.k8s.io/v1 Event per request (Metadata level) to F
     --controllers LIST   kube-controller-manager's selection (*, name, -name; default *)
     --runtime-config L   group/versions to serve or not (samples.kapi.dev/v1=true, api/alpha=false)
+    --max-requests-inflight N           read-only requests at once before 429 (default 400, 0 unlimited)
+    --max-mutating-requests-inflight N  mutating requests at once before 429 (default 200, 0 unlimited)
+    --request-timeout D       504 for requests that are not long-running after D (default 1m0s)
+    --min-request-timeout N   watches without timeoutSeconds last N to 2N seconds (default 1800)
+    --shutdown-delay-duration D  keep serving D after /readyz fails on SIGTERM (default 0s)
+    --v N                     4 or more: debug lines on stderr
     authentication (docs/authentication.md):
       --anonymous-auth, --client-ca-file, --token-auth-file, --enable-bootstrap-token-auth,
       --authentication-config, --requestheader-client-ca-file, --requestheader-allowed-names,
@@ -67,11 +73,23 @@ async function runServe(args: string[]): Promise<void> {
   console.log(`kapi serving on ${server.url}`);
   console.log(`admin kubeconfig: ${kubeconfigPath}`);
   console.log(`try: kubectl --kubeconfig ${kubeconfigPath} api-resources`);
-  const stop = () => {
-    server.close().then(() => process.exit(0));
+  // A graceful shutdown on the first signal (in-flight requests answered, watches ended, store closed);
+  // a second signal while it runs exits at once, as kube-apiserver does.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log(`kapi: ${signal} received, shutting down`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`kapi: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }
 
 const [command, ...args] = process.argv.slice(2);

@@ -35,6 +35,12 @@ const stringFlags = [
   "authorization-webhook-cache-unauthorized-ttl",
   "controllers",
   "runtime-config",
+  "max-requests-inflight",
+  "max-mutating-requests-inflight",
+  "request-timeout",
+  "min-request-timeout",
+  "shutdown-delay-duration",
+  "v",
 ] as const;
 
 /** Repeatable, each value a comma-separated list (pflag's StringSlice). */
@@ -81,6 +87,35 @@ function durationMs(name: string, value: string | undefined): number | undefined
   } catch (error) {
     throw new Error(`invalid argument "${value}" for "--${name}" flag: ${(error as Error).message}`);
   }
+}
+
+/** pflag's int flags: a whole number, else strconv's error. */
+function int(name: string, value: string | undefined, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^[+-]?\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n)) {
+    throw new Error(
+      `invalid argument "${value}" for "--${name}" flag: strconv.ParseInt: parsing "${value}": invalid syntax`,
+    );
+  }
+  if (n < min) throw new Error(`--${name} must be at least ${min}, got ${n}`);
+  return n;
+}
+
+/** kube-apiserver's request and shutdown bounds. */
+function requestLimits(v: Values): ServeOptions["limits"] {
+  const limits: NonNullable<ServeOptions["limits"]> = {};
+  const readOnly = int("max-requests-inflight", v["max-requests-inflight"]);
+  if (readOnly !== undefined) limits.maxRequestsInflight = readOnly;
+  const mutating = int("max-mutating-requests-inflight", v["max-mutating-requests-inflight"]);
+  if (mutating !== undefined) limits.maxMutatingRequestsInflight = mutating;
+  const timeout = durationMs("request-timeout", v["request-timeout"]);
+  if (timeout !== undefined) limits.requestTimeoutMs = timeout;
+  const minTimeout = int("min-request-timeout", v["min-request-timeout"]);
+  if (minTimeout !== undefined) limits.minRequestTimeoutSeconds = minTimeout;
+  const delay = durationMs("shutdown-delay-duration", v["shutdown-delay-duration"]);
+  if (delay !== undefined) limits.shutdownDelayMs = delay;
+  return Object.keys(limits).length === 0 ? undefined : limits;
 }
 
 function runtimeConfig(value: string): Record<string, boolean> {
@@ -181,6 +216,8 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
   const auth = authentication(values);
   const authz = authorization(values);
   const controllers = values.controllers;
+  const limits = requestLimits(values);
+  const verbosity = int("v", values.v);
   return {
     securePort: port,
     bindAddress: values["bind-address"] ?? "127.0.0.1",
@@ -193,5 +230,7 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
     ...(authz === undefined ? {} : { authorization: authz }),
     ...(controllers === undefined ? {} : { controllers: parseControllers(controllers) }),
     ...(values["runtime-config"] === undefined ? {} : { runtimeConfig: runtimeConfig(values["runtime-config"]) }),
+    ...(limits === undefined ? {} : { limits }),
+    ...(verbosity === undefined ? {} : { verbosity }),
   };
 }

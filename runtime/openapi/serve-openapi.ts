@@ -13,6 +13,8 @@ export interface OpenApiRequest {
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;
+  /** The decoded request path. */
+  path: string;
 }
 
 type Headers = Record<string, string | string[]>;
@@ -45,7 +47,7 @@ export function isOpenApiPath(path: string): boolean {
 
 /** Answers a GET or HEAD of an OpenAPI path (see isOpenApiPath); a v3 document nothing serves is 404. */
 export async function serveOpenApi(request: OpenApiRequest, documents: OpenApiDocuments): Promise<void> {
-  const path = request.url.pathname;
+  const path = request.path;
   if (path === "/openapi/v2") return serveV2(request, await documents.v2());
   if (path === "/openapi/v3") return serveIndex(request, await documents.v3Index());
   const document = await documents.v3(path.slice("/openapi/v3/".length));

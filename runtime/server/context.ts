@@ -9,7 +9,9 @@ import type { RouteMatch } from "../routing/match-route.js";
 import type { AccessControl } from "./access-control.js";
 import type { AuditSink } from "./audit-event.js";
 import type { HealthChecks } from "./endpoints/health.js";
+import type { InFlightLimit } from "./in-flight-limit.js";
 import type { RequestInfo } from "./request-info.js";
+import type { RequestWaitGroup } from "./request-wait-group.js";
 
 export interface ServerState {
   /** Where audit events go; no events are recorded without one. */
@@ -19,7 +21,11 @@ export interface ServerState {
   /** `host:port` the server listens on, as /api reports it in serverAddressByClientCIDRs. */
   address: string;
   health: HealthChecks;
+  /** kube-apiserver's request bounds (--min-request-timeout, --request-timeout, in-flight limits). */
+  limits: RequestLimits;
   log: ErrorLog;
+  /** Lines worth keeping only when debugging (kube's `--v=4`): a client that went away, a write after a timeout. */
+  debug: (line: string) => void;
   /** The service account issuer's discovery documents (`/.well-known/openid-configuration`, `/openid/v1/jwks`). */
   openIdMetadata?: OpenIDMetadata;
   /** The OpenAPI documents this server serves; group/versions registered at run time change them. */
@@ -28,10 +34,26 @@ export interface ServerState {
   resources: ResourceApi;
 }
 
+export interface RequestLimits {
+  /** `--min-request-timeout`: a watch without `timeoutSeconds` lasts a random time between this and twice this. */
+  minRequestTimeoutSeconds: number;
+  /** `--request-timeout`: a request that is not long-running answers 504 after this. */
+  requestTimeoutMs: number;
+  /** Aborted when the server begins to shut down: long-running requests (watches) end cleanly then. */
+  stopping: AbortSignal;
+  /** `--max-requests-inflight` and `--max-mutating-requests-inflight`. */
+  inFlight: InFlightLimit;
+  /** The requests a graceful shutdown waits for. */
+  requests: RequestWaitGroup;
+}
+
 export interface RequestContext {
   req: IncomingMessage;
   res: ServerResponse;
+  /** The query as kube reads it (request-target.ts); use `path` for the path. */
   url: URL;
+  /** The percent-decoded path, Go's URL.Path. */
+  path: string;
   server: ServerState;
   /** Set by the requestInfo stage. */
   info?: RequestInfo;
@@ -41,7 +63,7 @@ export interface RequestContext {
   user?: UserInfo;
   /** The user authentication found, kept when impersonation replaced `user` (audit records both). */
   authenticatedUser?: UserInfo;
-  /** The request body, read (and bounded) by the limits stage. */
+  /** The request body, read (and bounded) by the requestBody stage, after authorization. */
   body?: Buffer;
   /** Warnings for the response's Warning headers (admission policies add them), sent with success or error. */
   warnings?: string[];

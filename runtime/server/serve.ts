@@ -1,6 +1,6 @@
 // `kapi serve`: a long-running server whose CA, serving certificate and service account signing key live in the
 // cert directory (made on first start, reused after) and whose admin kubeconfig is written into the data directory at every start.
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadOrCreateSigningKey } from "../authn/service-account/keys.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
@@ -10,7 +10,7 @@ import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/store.js";
 import type { AuditSink } from "./audit-event.js";
 import type { AuthenticationFlags } from "./start-access-control.js";
-import { type RunningServer, startServer } from "./start-server.js";
+import { type RunningServer, type StartServerOptions, startServer } from "./start-server.js";
 
 export interface ServeOptions {
   securePort: number;
@@ -31,6 +31,17 @@ export interface ServeOptions {
   controllers?: readonly string[];
   /** A parsed `--runtime-config`. */
   runtimeConfig?: Readonly<Record<string, boolean>>;
+  /** kube-apiserver's request and shutdown bounds (`--max-requests-inflight`, `--request-timeout`, …). */
+  limits?: Pick<
+    StartServerOptions,
+    | "maxRequestsInflight"
+    | "maxMutatingRequestsInflight"
+    | "requestTimeoutMs"
+    | "minRequestTimeoutSeconds"
+    | "shutdownDelayMs"
+  >;
+  /** klog's `--v`: 4 and above print debug lines (a client gone mid-request, …) to stderr. */
+  verbosity?: number;
 }
 
 export interface Serving {
@@ -68,7 +79,9 @@ function loadOrCreateCertificates(dir: string, bindAddress: string): ServingCert
 
 /** Audit events as JSON lines appended to a file, as kube-apiserver's --audit-log-path writes them. */
 function auditLog(path: string): AuditSink {
-  const out = createWriteStream(path, { flags: "a" });
+  // Audit events carry request details: owner-only, as the store and the keys are.
+  const out = createWriteStream(path, { flags: "a", mode: 0o600 });
+  out.once("open", () => chmodSync(path, 0o600));
   return (event) => out.write(`${JSON.stringify(event)}\n`);
 }
 
@@ -79,6 +92,7 @@ function openStore(kind: "sqlite" | "memory", dataDir: string): Store {
 export async function serve(options: ServeOptions): Promise<Serving> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
   const certDir = options.certDir ?? join(dataDir, "pki");
   const server = await startServer({
     store: openStore(options.storage ?? "sqlite", dataDir),
@@ -88,6 +102,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...(options.runtimeConfig === undefined ? {} : { runtimeConfig: options.runtimeConfig }),
     serviceAccountSigningKey: loadOrCreateSigningKey(certDir),
     ...(options.auditLogPath === undefined ? {} : { audit: auditLog(resolve(options.auditLogPath)) }),
+    ...options.limits,
+    ...((options.verbosity ?? 0) >= 4 ? { debug: (line: string) => console.error(`kapi: ${line}`) } : {}),
     host: options.bindAddress,
     port: options.securePort,
     ...(options.plainHttp
@@ -96,5 +112,6 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   });
   const kubeconfigPath = join(dataDir, "admin.kubeconfig");
   writeFileSync(kubeconfigPath, server.kubeconfig, { mode: 0o600 });
+  chmodSync(kubeconfigPath, 0o600);
   return { server, kubeconfigPath };
 }

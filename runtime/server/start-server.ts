@@ -3,9 +3,15 @@
 // certificate from that CA, and a fresh service account signing key.
 
 import { type KeyObject, randomBytes } from "node:crypto";
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, Server as NetServer, type Socket } from "node:net";
 import { namespaceLifecycle } from "../admission/namespace-lifecycle.js";
 import { admissionPolicyEnvironment } from "../admission/policy/policy-environment.js";
 import { validatingAdmissionPolicy } from "../admission/policy/validating-admission-policy.js";
@@ -15,13 +21,12 @@ import { adminUser } from "../authn/user.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { celAuthorizer } from "../authz/cel-authorizer.js";
 import { reconcileBootstrapPolicy } from "../authz/rbac/reconcile-bootstrap-policy.js";
-import { warningHeader } from "../codecs/field-validation.js";
 import { parseControllers } from "../controllers/controller-selection.js";
 import { type ControllerSwitches, startControllers } from "../controllers/start-controllers.js";
 import { CrdController } from "../crd/crd-controller.js";
 import { createServingCertificates, issueClientCertificate, type ServingCertificates } from "../http/certificates.js";
 import { renderKubeconfig } from "../http/kubeconfig.js";
-import { type ErrorLog, writeError } from "../http/write-error.js";
+import type { ErrorLog } from "../http/write-error.js";
 import { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import { KindRegistry } from "../registry/kind-registry.js";
 import type { RuntimeConfig } from "../registry/runtime-config.js";
@@ -29,9 +34,12 @@ import { ResourceApi } from "../resources/resource-api.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import type { Store } from "../storage/store.js";
 import type { AuditSink } from "./audit-event.js";
-import type { RequestContext, ServerState } from "./context.js";
+import { ConnectionTracker } from "./connection-tracker.js";
+import type { ServerState } from "./context.js";
 import { type HealthCheck, ping, shutdownCheck } from "./endpoints/health.js";
-import { pipeline, runStages } from "./pipeline.js";
+import { defaultInFlightLimits, InFlightLimit } from "./in-flight-limit.js";
+import { RequestWaitGroup } from "./request-wait-group.js";
+import { serveRequest } from "./serve-request.js";
 import { type AuthenticationFlags, startAccessControl } from "./start-access-control.js";
 
 export interface StartServerOptions {
@@ -47,6 +55,23 @@ export interface StartServerOptions {
   adminToken?: string;
   /** Where unexpected errors and failed health checks are reported; default console.error. */
   log?: ErrorLog;
+  /** Where debug lines go (a client that went away mid-request, …); default nowhere. */
+  debug?: (line: string) => void;
+  /** `--max-requests-inflight`: read-only requests served at once before 429 (default 400, 0 no limit). */
+  maxRequestsInflight?: number;
+  /** `--max-mutating-requests-inflight`: mutating requests served at once before 429 (default 200, 0 no limit). */
+  maxMutatingRequestsInflight?: number;
+  /** `--request-timeout` in milliseconds: requests that are not long-running answer 504 after it (default 60 s). */
+  requestTimeoutMs?: number;
+  /** `--min-request-timeout`: watches without timeoutSeconds last between this and twice this (default 1800 s). */
+  minRequestTimeoutSeconds?: number;
+  /** `--shutdown-delay-duration` in milliseconds: close() keeps serving this long after /readyz fails (default 0). */
+  shutdownDelayMs?: number;
+  /**
+   * Connection bounds of kube-apiserver's Go HTTP server: idle keep-alive connections close after `idleMs`
+   * (90 s), and a request's headers (and the TLS handshake) must arrive within `headersMs` (32 s).
+   */
+  connectionTimeouts?: { idleMs?: number; headersMs?: number };
   /** The store objects live in; default a new in-memory store. The server closes it on close(). */
   store?: Store;
   /** How long watch history stays servable; default 5 minutes. */
@@ -80,10 +105,44 @@ export interface RunningServer {
 
 const defaultLog: ErrorLog = (message, error) => console.error(`kapi: ${message}:`, error);
 
+/** kube-apiserver's Go HTTP server: IdleTimeout 90 s, ReadHeaderTimeout (and so the TLS handshake) 32 s. */
+const idleTimeoutMs = 90_000;
+const headersTimeoutMs = 32_000;
+/** How long a connection accepted just before shutdown may take to send its request (Go's server gives 5 s). */
+const newConnectionGraceMs = 5_000;
+const netServerClose = NetServer.prototype.close;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Go's MaxHeaderBytes in kube-apiserver's server: 1 MiB of request line and headers. */
+const maxHeaderBytes = 1 << 20;
+
 function servingNames(host: string): { dns: string[]; ips: string[] } {
   const ips = ["127.0.0.1", "::1"];
   if (host !== "0.0.0.0" && host !== "::" && !ips.includes(host)) ips.push(host);
   return { dns: ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"], ips };
+}
+
+/**
+ * Requests Node does not hand to the request handler by default: CONNECT (answered like any other method,
+ * 404 or 405 as kube does, then the connection closes) and `Expect: 100-continue` (the client is told to go on
+ * only once its request is authorized and the body is wanted).
+ */
+function serveSpecialRequests(server: Server, state: ServerState): void {
+  server.on("connect", (req: IncomingMessage, socket: Socket) => {
+    socket.on("error", (error) => state.debug(`CONNECT connection failed: ${error.message}`));
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.on("finish", () => {
+      res.detachSocket(socket);
+      socket.destroySoon();
+    });
+    serveRequest(state, req, res);
+  });
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => serveRequest(state, req, res));
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -116,6 +175,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const log = options.log ?? defaultLog;
   const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
   let closing = false;
+  const stopping = new AbortController();
+  const requests = new RequestWaitGroup();
+  const requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
   const livez: HealthCheck[] = [ping];
   const store = options.store ?? new MemoryStore();
   const resources = new ResourceApi({
@@ -146,23 +208,48 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     access,
     address: "",
     health: { livez, readyz: [...livez, shutdownCheck(() => closing)] },
+    limits: {
+      minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
+      requestTimeoutMs,
+      stopping: stopping.signal,
+      inFlight: new InFlightLimit({
+        readOnly: options.maxRequestsInflight ?? defaultInFlightLimits.readOnly,
+        mutating: options.maxMutatingRequestsInflight ?? defaultInFlightLimits.mutating,
+      }),
+      requests,
+    },
     log,
+    debug: options.debug ?? (() => {}),
     openapi: new OpenApiDocuments(resources.kinds.builtinTurnedOff(), resources.kinds.groupVersions()),
     resources,
     ...(options.audit === undefined ? {} : { audit: options.audit }),
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const ctx: RequestContext = { req, res, url: new URL(req.url ?? "/", "http://kapi"), server: state };
-    runStages(pipeline, ctx).catch((error: unknown) => {
-      if (ctx.warnings !== undefined && !res.headersSent) res.setHeader("Warning", ctx.warnings.map(warningHeader));
-      writeError(res, error, log);
-    });
+  const handle = (req: IncomingMessage, res: ServerResponse) => serveRequest(state, req, res);
+  const timeouts = options.connectionTimeouts ?? {};
+  const serverOptions: ServerOptions = {
+    maxHeaderSize: maxHeaderBytes,
+    keepAliveTimeout: timeouts.idleMs ?? idleTimeoutMs,
+    headersTimeout: timeouts.headersMs ?? headersTimeoutMs,
+    // The request deadline (the timeout stage) bounds a slow body, as in kube; Node's own bound is not needed.
+    requestTimeout: 0,
+    // How often Node checks headersTimeout: often enough that short test bounds hold.
+    connectionsCheckingInterval: Math.min(30_000, Math.max(100, (timeouts.headersMs ?? headersTimeoutMs) / 4)),
   };
-
   const server: Server = certificates
-    ? createHttpsServer({ cert: certificates.cert, key: certificates.key, ...accessControl.tlsOptions }, handle)
-    : createHttpServer(handle);
+    ? createHttpsServer(
+        {
+          ...serverOptions,
+          cert: certificates.cert,
+          key: certificates.key,
+          handshakeTimeout: timeouts.headersMs ?? headersTimeoutMs,
+          ...accessControl.tlsOptions,
+        },
+        handle,
+      )
+    : createHttpServer(serverOptions, handle);
+  serveSpecialRequests(server, state);
+  const connections = new ConnectionTracker(server, certificates !== undefined, timeouts.headersMs ?? headersTimeoutMs);
   const address = await listen(server, options.port ?? 0, host);
   // A wildcard address is not one a client can dial; the certificate names 127.0.0.1.
   const reachable = address.address === "0.0.0.0" || address.address === "::" ? "127.0.0.1" : address.address;
@@ -205,6 +292,31 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (accessControl.rbac) await reconcileBootstrapPolicy(resources);
   await accessControl.ready;
 
+  /**
+   * kube-apiserver's graceful shutdown: /readyz fails at once; after the shutdown delay the listener closes,
+   * watches end cleanly, and the requests in flight are answered (new ones on open connections get a 503
+   * telling them to retry) within the request timeout; then the connections close and the store with them.
+   */
+  const shutDown = async () => {
+    closing = true;
+    if (options.shutdownDelayMs !== undefined && options.shutdownDelayMs > 0) await delay(options.shutdownDelayMs);
+    // Stop accepting without Node's server.close(), which would also reset connections accepted a moment ago.
+    const listenerClosed = new Promise<void>((resolve) => netServerClose.call(server, () => resolve()));
+    stopping.abort();
+    const drained = Promise.race([requests.drain(), delay(requestTimeoutMs)]);
+    await Promise.all([drained, connections.shutDown(newConnectionGraceMs, requestTimeoutMs)]);
+    await listenerClosed;
+    // Now that no connection is left, this only stops Node's connection checks.
+    server.close(() => {});
+    definitions.abort();
+    await definitionsStopped;
+    await controllers.stop();
+    await accessControl.close();
+    resources.close();
+    await store.close();
+  };
+  let closed: Promise<void> | undefined;
+
   const credential =
     certificates?.caKey === undefined
       ? { token: adminToken }
@@ -223,18 +335,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       credential,
       ...(certificates ? { caCert: certificates.caCert } : {}),
     }),
-    async close() {
-      closing = true;
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
-      definitions.abort();
-      await definitionsStopped;
-      await controllers.stop();
-      await accessControl.close();
-      resources.close();
-      await store.close();
+    close() {
+      closed ??= shutDown();
+      return closed;
     },
   };
 }

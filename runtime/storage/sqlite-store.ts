@@ -2,6 +2,7 @@
 // id being the revision; a key's state at revision R is its latest row with id <= R. better-sqlite3 is
 // synchronous, so each write is one transaction that commits before the call returns, and watchers are
 // fed by this object right after commit (writes from other processes are excluded by an exclusive lock).
+import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
 import Database from "better-sqlite3";
 import {
   CompactedError,
@@ -69,6 +70,17 @@ interface Row {
 
 const empty = new Uint8Array(0);
 
+/**
+ * The store holds Secrets: its file is created owner-only (0600) before SQLite opens it, and SQLite gives its
+ * WAL and shared-memory files the database file's mode. Files left by an older kapi are narrowed too.
+ */
+function keepPrivate(path: string): void {
+  closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
+}
+
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private revision: number;
@@ -82,6 +94,7 @@ export class SqliteStore implements Store {
     readonly path: string,
     options: SqliteStoreOptions,
   ) {
+    if (path !== ":memory:" && path !== "") keepPrivate(path);
     // No busy wait: the only contender is another server holding the exclusive lock, which keeps it.
     this.db = new Database(path, { timeout: 0 });
     this.db.pragma("locking_mode = EXCLUSIVE");

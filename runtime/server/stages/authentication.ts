@@ -42,7 +42,7 @@ export const authentication: Stage = {
   async run(ctx, next) {
     let result: Awaited<ReturnType<typeof ctx.server.access.authenticator.authenticate>>;
     try {
-      result = await ctx.server.access.authenticator.authenticate(authenticationRequest(ctx.req, ctx.url.pathname));
+      result = await ctx.server.access.authenticator.authenticate(authenticationRequest(ctx.req, ctx.path));
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
       throw unauthorized();

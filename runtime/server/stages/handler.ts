@@ -30,7 +30,7 @@ export const handler: Stage = {
       await serveResource(ctx, verb);
       return;
     }
-    const endpoint = nonResourceEndpoint(ctx.url.pathname, ctx.server.resources.kinds);
+    const endpoint = nonResourceEndpoint(ctx.path, ctx.server.resources.kinds);
     if (!endpoint) throw pathNotFound();
     if (method !== "GET") throw methodNotAllowed();
     await endpoint(ctx);

@@ -5,7 +5,7 @@ import { parseRequestInfo } from "../request-info.js";
 export const requestInfo: Stage = {
   name: "requestInfo",
   async run(ctx, next) {
-    const path = ctx.url.pathname;
+    const path = ctx.path;
     const info = parseRequestInfo(ctx.req.method ?? "GET", path, ctx.url.searchParams);
     ctx.info = info;
     if (info.isResourceRequest) {

@@ -12,6 +12,32 @@ describe("parseServeFlags", () => {
     });
   });
 
+  it("reads kube-apiserver's request and shutdown bounds", () => {
+    const options = parseServeFlags([
+      "--max-requests-inflight=10",
+      "--max-mutating-requests-inflight",
+      "0",
+      "--request-timeout=1m30s",
+      "--min-request-timeout=60",
+      "--shutdown-delay-duration=5s",
+      "--v=4",
+    ]);
+    expect(options.limits).toEqual({
+      maxRequestsInflight: 10,
+      maxMutatingRequestsInflight: 0,
+      requestTimeoutMs: 90_000,
+      minRequestTimeoutSeconds: 60,
+      shutdownDelayMs: 5_000,
+    });
+    expect(options.verbosity).toBe(4);
+    expect(() => parseServeFlags(["--max-requests-inflight=many"])).toThrow(
+      'invalid argument "many" for "--max-requests-inflight" flag: strconv.ParseInt: parsing "many": invalid syntax',
+    );
+    expect(() => parseServeFlags(["--request-timeout=soon"])).toThrow(
+      'invalid argument "soon" for "--request-timeout" flag: time: invalid duration "soon"',
+    );
+  });
+
   it("reads kube-apiserver's authentication flags in both forms, lists and durations", () => {
     const options = parseServeFlags([
       "--anonymous-auth=false",

@@ -82,7 +82,9 @@ describe("serving OpenAPI documents", () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://kapi");
-      serveOpenApi({ req, res, url }, documents).catch((error: unknown) => writeError(res, error, () => {}));
+      serveOpenApi({ req, res, url, path: url.pathname }, documents).catch((error: unknown) =>
+        writeError(res, error, () => {}),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;

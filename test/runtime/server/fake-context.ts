@@ -10,6 +10,8 @@ import { OpenApiDocuments } from "../../../runtime/openapi/openapi-documents.js"
 import { ResourceApi } from "../../../runtime/resources/resource-api.js";
 import type { RequestContext } from "../../../runtime/server/context.js";
 import { ping } from "../../../runtime/server/endpoints/health.js";
+import { InFlightLimit } from "../../../runtime/server/in-flight-limit.js";
+import { RequestWaitGroup } from "../../../runtime/server/request-wait-group.js";
 import { MemoryStore } from "../../../runtime/storage/memory-store.js";
 
 export interface FakeRequest {
@@ -33,6 +35,7 @@ export function fakeContext(request: FakeRequest = {}): RequestContext {
     req,
     res: {} as ServerResponse,
     url: new URL(request.path ?? "/", "http://kapi"),
+    path: new URL(request.path ?? "/", "http://kapi").pathname,
     server: {
       access: {
         authenticator: new BearerTokenAuthenticator(tokens),
@@ -41,7 +44,15 @@ export function fakeContext(request: FakeRequest = {}): RequestContext {
       },
       address: "127.0.0.1:6443",
       health: { livez: [ping], readyz: [ping] },
+      limits: {
+        minRequestTimeoutSeconds: 1800,
+        requestTimeoutMs: 60_000,
+        stopping: new AbortController().signal,
+        inFlight: new InFlightLimit(),
+        requests: new RequestWaitGroup(),
+      },
       log: () => {},
+      debug: () => {},
       openapi: new OpenApiDocuments(),
       resources: new ResourceApi({ store: new MemoryStore() }),
     },

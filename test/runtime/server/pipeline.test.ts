@@ -7,11 +7,14 @@ describe("pipeline", () => {
   it("runs the stages in kube-apiserver's order, outermost first", () => {
     expect(pipeline.map((s) => s.name)).toEqual([
       "requestInfo",
+      "waitGroup",
+      "timeout",
       "authentication",
       "audit",
       "impersonation",
-      "limits",
+      "maxInFlight",
       "authorization",
+      "requestBody",
       "handler",
     ]);
   });

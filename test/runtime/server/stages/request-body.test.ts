@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StatusError } from "../../../../runtime/errors/status-error.js";
-import { limits, maxRequestBodyBytes } from "../../../../runtime/server/stages/limits.js";
+import { maxRequestBodyBytes, requestBody } from "../../../../runtime/server/stages/request-body.js";
 import { fakeContext, passOn } from "../fake-context.js";
 
 const tooLarge = {
@@ -19,17 +19,17 @@ async function failure(promise: Promise<void>): Promise<StatusError> {
   return error as StatusError;
 }
 
-describe("limits stage", () => {
+describe("requestBody stage", () => {
   it("reads a body up to exactly 3 MiB", async () => {
     const body = Buffer.alloc(maxRequestBodyBytes, 1);
     const ctx = fakeContext({ method: "POST", headers: { "content-length": String(body.length) }, body });
-    await limits.run(ctx, passOn);
+    await requestBody.run(ctx, passOn);
     expect(ctx.body?.length).toBe(maxRequestBodyBytes);
   });
 
   it("refuses a declared length over 3 MiB before reading it", async () => {
     const ctx = fakeContext({ method: "POST", headers: { "content-length": String(maxRequestBodyBytes + 1) } });
-    expect((await failure(limits.run(ctx, passOn))).status).toEqual(tooLarge);
+    expect((await failure(requestBody.run(ctx, passOn))).status).toEqual(tooLarge);
   });
 
   it("refuses a chunked body that grows past 3 MiB", async () => {
@@ -41,7 +41,7 @@ describe("limits stage", () => {
     });
     let called = false;
     const error = await failure(
-      limits.run(ctx, async () => {
+      requestBody.run(ctx, async () => {
         called = true;
       }),
     );
@@ -51,7 +51,7 @@ describe("limits stage", () => {
 
   it("leaves requests without a body alone", async () => {
     const ctx = fakeContext({ method: "GET" });
-    await limits.run(ctx, passOn);
+    await requestBody.run(ctx, passOn);
     expect(ctx.body).toBeUndefined();
   });
 });
