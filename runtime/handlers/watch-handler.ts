@@ -2,6 +2,12 @@
 // WatchEvent frames (protobuf-response.ts). Each event's object bytes come from the cached object's shared
 // serialization, so a change fanned out to many watchers is encoded once per encoding. A start revision that
 // left the history window is answered as kube does: 200 and one ERROR event with a 410.
+//
+// A watch ends when its time is up (timeoutSeconds, or a random time between --min-request-timeout and twice
+// it), when the server begins to shut down, when its client goes, and when the cache terminates it for falling
+// a buffer behind. It never writes into a backed-up socket, so at most one frame waits beyond the socket's
+// high-water mark; a client that stops reading is disconnected once the cache terminates its watch.
+import type { ServerResponse } from "node:http";
 import { encodeObject, escapeGoJson, isProtobuf } from "../codecs/encode-response.js";
 import { PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
 import { encodeProtobuf, watchEventFrame } from "../codecs/protobuf/protobuf-response.js";
@@ -18,8 +24,10 @@ import type { CacheEvent } from "../watch-cache/cache-watch.js";
 import type { CachedObject } from "../watch-cache/cached-object.js";
 import { headersFor, protobufAt, responseFormat, transformObject } from "./respond.js";
 
-/** kube's --min-request-timeout: a watch without timeoutSeconds ends after 1 to 2 times this. */
-const minRequestTimeoutSeconds = 1800;
+/** How long the bytes of an ended watch may take to reach a client that has stopped reading. */
+const endFlushGraceMs = 5_000;
+/** The longest delay a Node timer takes (about 24.8 days); a watch meant to outlast it is not timed. */
+const longestTimerMs = 2 ** 31 - 1;
 const encoder = new TextEncoder();
 
 type Encoding = "json" | "protobuf";
@@ -88,17 +96,64 @@ function frame(format: ResponseFormat, kind: ServedKind, event: CacheEvent<KubeO
   return encodeObject({ kind: "json", pretty: false }, { type: event.type, object: transformed }).body;
 }
 
-function write(ctx: RequestContext, chunk: Buffer): Promise<void> {
-  if (ctx.res.write(chunk)) return Promise.resolve();
+/**
+ * Writes one frame; when the socket is backed up, waits for it to drain. Resolves false when the watch ended
+ * or the client went before it drained.
+ */
+function write(res: ServerResponse, chunk: Buffer, ended: AbortSignal): Promise<boolean> {
+  if (res.write(chunk)) return Promise.resolve(true);
+  if (ended.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const done = () => {
-      ctx.res.off("drain", done);
-      ctx.res.off("close", done);
-      resolve();
+    const settle = (drained: boolean) => () => {
+      res.off("drain", onDrain);
+      res.off("close", onGone);
+      ended.removeEventListener("abort", onGone);
+      resolve(drained);
     };
-    ctx.res.on("drain", done);
-    ctx.res.on("close", done);
+    const onDrain = settle(true);
+    const onGone = settle(false);
+    res.on("drain", onDrain);
+    res.on("close", onGone);
+    ended.addEventListener("abort", onGone);
   });
+}
+
+/**
+ * The watch's lifetime in milliseconds, as kube reckons it: timeoutSeconds as a Go time.Duration (whose
+ * nanoseconds wrap past int64, so a huge value may come out negative), or when that is 0 a random time
+ * between --min-request-timeout and twice it. Zero or less means the watch is over at once.
+ */
+export function watchLifetimeMs(
+  timeoutSeconds: bigint | undefined,
+  minRequestTimeoutSeconds: number,
+  random: () => number = Math.random,
+): number {
+  const nanoseconds = BigInt.asIntN(64, (timeoutSeconds ?? 0n) * 1_000_000_000n);
+  if (nanoseconds !== 0n) return Number(nanoseconds / 1_000_000n);
+  return minRequestTimeoutSeconds * 1000 * (1 + random());
+}
+
+/**
+ * Ends the response after the last frame. A client that stopped reading cannot take the chunked end: one
+ * whose watch the cache terminated for it is disconnected at once, others get a grace to take their bytes.
+ */
+function endResponse(res: ServerResponse, unresponsive: boolean): void {
+  if (res.destroyed || res.writableEnded) return;
+  if (unresponsive && res.writableNeedDrain) {
+    res.destroy();
+    return;
+  }
+  res.end();
+  if (res.writableFinished) return;
+  const timer = setTimeout(() => res.destroy(), endFlushGraceMs);
+  timer.unref();
+  const settled = () => {
+    clearTimeout(timer);
+    res.off("finish", settled);
+    res.off("close", settled);
+  };
+  res.on("finish", settled);
+  res.on("close", settled);
 }
 
 /** An ERROR event carrying a Status, as kube ends a watch it cannot go on with. */
@@ -130,10 +185,14 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
     ctx.res.end(errorFrame(protobuf, error));
     return;
   }
-  const seconds = query.timeoutSeconds ?? minRequestTimeoutSeconds * (1 + Math.random());
-  const timer = setTimeout(() => stop.abort(), seconds * 1000);
-  timer.unref();
-  ctx.res.on("close", () => stop.abort());
+  const { minRequestTimeoutSeconds, stopping } = ctx.server.limits;
+  const lifetimeMs = watchLifetimeMs(query.timeoutSeconds, minRequestTimeoutSeconds);
+  const end = () => stop.abort();
+  const timer = lifetimeMs > 0 && lifetimeMs <= longestTimerMs ? setTimeout(end, lifetimeMs) : undefined;
+  timer?.unref();
+  stopping.addEventListener("abort", end);
+  ctx.res.on("close", end);
+  if (lifetimeMs <= 0 || stopping.aborted) end();
   ctx.res.writeHead(200, { "Content-Type": contentType, "Transfer-Encoding": "chunked", ...headersFor(ctx.warnings) });
   ctx.res.flushHeaders();
   try {
@@ -146,16 +205,17 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
         } catch (error) {
           // A custom resource's conversion webhook failed: the watch ends with the failure as an event.
           if (!(error instanceof StatusError)) throw error;
-          await write(ctx, Buffer.from(errorFrame(protobuf, error)));
+          await write(ctx.res, Buffer.from(errorFrame(protobuf, error)), watch.ended);
           break;
         }
       }
-      await write(ctx, frame(format, target.kind, event, first));
+      if (!(await write(ctx.res, frame(format, target.kind, event, first), watch.ended))) break;
       if (event.type !== "BOOKMARK") first = false;
     }
   } finally {
     clearTimeout(timer);
+    stopping.removeEventListener("abort", end);
     watch.stop();
-    if (!ctx.res.writableEnded) ctx.res.end();
+    endResponse(ctx.res, watch.terminated);
   }
 }

@@ -1,6 +1,7 @@
 // The list and watch query parameters, parsed and checked as kube-apiserver's handlers do (defaults, then
 // ValidateListOptions), and the label and field selectors turned into one predicate.
 import * as fe from "../errors/field-error.js";
+import { goQuote } from "../errors/format-field-error.js";
 import { badRequest, invalid } from "../errors/status-error.js";
 import type { ServedKind } from "../registry/lookup.js";
 import { parseFieldSelector } from "../selection/field-selector.js";
@@ -27,7 +28,8 @@ export interface WatchQuery {
   fieldSelector?: string;
   allowWatchBookmarks: boolean;
   sendInitialEvents?: boolean;
-  timeoutSeconds?: number;
+  /** As sent, any int64: kube reads 0 as unset and a negative value (or one whose nanoseconds wrap) as already over. */
+  timeoutSeconds?: bigint;
 }
 
 const listOptionsKind = { group: "meta.k8s.io", name: "ListOptions" };
@@ -45,7 +47,28 @@ export function integerParam(query: URLSearchParams, key: string): number | unde
   return Number(text);
 }
 
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+/**
+ * An int64 query parameter read as Go's strconv.ParseInt reads it: an optional sign and digits, nothing
+ * else, not even an empty value. kube's parameter conversion answers a bad one with 400 before it
+ * validates anything else.
+ */
+function int64Param(query: URLSearchParams, key: string): bigint | undefined {
+  const text = query.get(key);
+  if (text === null) return undefined;
+  if (!/^[+-]?\d+$/.test(text)) throw badRequest(`strconv.ParseInt: parsing ${goQuote(text)}: invalid syntax`);
+  const value = BigInt(text);
+  if (value < int64Min || value > int64Max) {
+    throw badRequest(`strconv.ParseInt: parsing ${goQuote(text)}: value out of range`);
+  }
+  return value;
+}
+
 export function parseListQuery(query: URLSearchParams): ListQuery {
+  // A list ignores timeoutSeconds but kube decodes it all the same.
+  int64Param(query, "timeoutSeconds");
   const resourceVersion = optional(query, "resourceVersion");
   const match = optional(query, "resourceVersionMatch");
   const cont = optional(query, "continue");
@@ -83,6 +106,7 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
 }
 
 export function parseWatchQuery(query: URLSearchParams): WatchQuery {
+  const timeoutSeconds = int64Param(query, "timeoutSeconds");
   const resourceVersion = optional(query, "resourceVersion");
   let match = optional(query, "resourceVersionMatch");
   let sendInitialEvents = query.has("sendInitialEvents") ? queryBool(query, "sendInitialEvents") : undefined;
@@ -112,12 +136,11 @@ export function parseWatchQuery(query: URLSearchParams): WatchQuery {
     }
   }
   if (errs.length > 0) throw invalid(listOptionsKind, "", errs);
-  const timeoutSeconds = integerParam(query, "timeoutSeconds");
   return {
     ...(resourceVersion === undefined ? {} : { resourceVersion }),
     allowWatchBookmarks: queryBool(query, "allowWatchBookmarks"),
     ...(sendInitialEvents === undefined ? {} : { sendInitialEvents }),
-    ...(timeoutSeconds !== undefined && timeoutSeconds > 0 ? { timeoutSeconds } : {}),
+    ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
     ...selectorParams(query),
   };
 }

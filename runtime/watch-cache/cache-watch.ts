@@ -1,7 +1,7 @@
 // One watch on a WatchCache: events from history or the initial state first (the backlog), then live
-// events the cache offers as they happen. Live events wait in a bounded buffer; a consumer that lets it
-// fill is terminated, as kube-apiserver terminates a watcher that does not keep up, and re-watches
-// from the last revision it saw.
+// events the cache offers as they happen. Live events wait in a buffer bounded in events and in bytes; a
+// consumer that lets it fill is terminated, as kube-apiserver terminates a watcher that does not keep up,
+// and re-watches from the last revision it saw.
 import type { CachedObject, HistoryEvent } from "./cached-object.js";
 
 export type CacheEvent<T> =
@@ -25,6 +25,8 @@ export interface CacheWatchSettings<T> {
   /** Live events at or below this revision are already covered by the backlog. */
   readonly after: number;
   readonly bufferSize: number;
+  /** Stored bytes of the objects undelivered live events may hold before the watch is terminated. */
+  readonly bufferBytes: number;
   readonly currentRevision: () => number;
   readonly onStop: (watch: CacheWatch<T>) => void;
 }
@@ -34,9 +36,12 @@ export class CacheWatch<T> implements AsyncIterableIterator<CacheEvent<T>> {
   private backlogAt = 0;
   private queue: CacheEvent<T>[] = [];
   private queueAt = 0;
+  /** Stored bytes of the objects in `queue` from `queueAt` on. */
+  private queuedBytes = 0;
   private done = false;
   /** True when the watch ended because its consumer fell a whole buffer behind. */
   terminated = false;
+  private readonly stopped = new AbortController();
   private wake: (() => void) | undefined;
   private lastRevision: number;
 
@@ -48,6 +53,11 @@ export class CacheWatch<T> implements AsyncIterableIterator<CacheEvent<T>> {
     this.lastRevision = settings.after;
   }
 
+  /** Aborted when the watch ends, however it ends: a consumer blocked elsewhere learns of it here. */
+  get ended(): AbortSignal {
+    return this.stopped.signal;
+  }
+
   get namespace(): string | undefined {
     return this.settings.namespace;
   }
@@ -57,12 +67,13 @@ export class CacheWatch<T> implements AsyncIterableIterator<CacheEvent<T>> {
     if (this.done || change.revision <= this.settings.after) return;
     const event = this.convert(change);
     if (event === undefined) return;
-    if (this.queue.length - this.queueAt >= this.settings.bufferSize) {
+    if (this.queue.length - this.queueAt >= this.settings.bufferSize || this.queuedBytes >= this.settings.bufferBytes) {
       this.terminated = true;
       this.stop();
       return;
     }
     this.queue.push(event);
+    this.queuedBytes += event.object.kv.value.length;
     this.wakeUp();
   }
 
@@ -101,7 +112,9 @@ export class CacheWatch<T> implements AsyncIterableIterator<CacheEvent<T>> {
     this.done = true;
     this.backlog = [];
     this.queue = [];
+    this.queuedBytes = 0;
     this.settings.onStop(this);
+    this.stopped.abort();
     this.wakeUp();
   }
 
@@ -121,6 +134,7 @@ export class CacheWatch<T> implements AsyncIterableIterator<CacheEvent<T>> {
     if (this.queueAt < this.queue.length) {
       const event = this.queue[this.queueAt++] as CacheEvent<T>;
       if (event.resourceVersion > this.lastRevision) this.lastRevision = event.resourceVersion;
+      if (event.type !== "BOOKMARK") this.queuedBytes -= event.object.kv.value.length;
       if (this.queueAt === this.queue.length) {
         this.queue = [];
         this.queueAt = 0;
@@ -131,7 +145,7 @@ export class CacheWatch<T> implements AsyncIterableIterator<CacheEvent<T>> {
   }
 
   /** As kube's cacheWatcher: an object that starts matching is ADDED, one that stops matching DELETED. */
-  convert(change: HistoryEvent<T>): CacheEvent<T> | undefined {
+  convert(change: HistoryEvent<T>): Exclude<CacheEvent<T>, { type: "BOOKMARK" }> | undefined {
     const filter = this.settings.filter;
     const now = change.object !== undefined && (filter === undefined || filter(change.object.object));
     const before = change.prev !== undefined && (filter === undefined || filter(change.prev.object));

@@ -17,6 +17,7 @@ import {
   TooLargeResourceVersionError,
   watchTooOld,
 } from "./errors.js";
+import { countWatchers } from "./registered-watchers.js";
 import { parseResourceVersion } from "./resource-version.js";
 
 export interface WatchCacheOptions<T> {
@@ -31,6 +32,8 @@ export interface WatchCacheOptions<T> {
   freshnessTimeoutMs?: number;
   /** Live events a watch may hold undelivered before it is terminated. Default 1000. */
   watchBufferSize?: number;
+  /** Stored bytes of the objects a watch's undelivered live events may hold before it is terminated. Default 16 MiB. */
+  watchBufferBytes?: number;
   /** Period of BOOKMARK events to watches that allow them. Default 1 minute, as kube. */
   bookmarkIntervalMs?: number;
   /** Clock for the history window, replaceable in tests. */
@@ -88,6 +91,7 @@ export class WatchCache<T> {
   private readonly windowMs: number;
   private readonly freshnessMs: number;
   private readonly bufferSize: number;
+  private readonly bufferBytes: number;
   private readonly now: () => number;
   /** Current state in key order; a namespace is one contiguous range of it. */
   private slots: Slot<T>[] = [];
@@ -115,6 +119,7 @@ export class WatchCache<T> {
     this.windowMs = options.historyWindowMs ?? 5 * 60_000;
     this.freshnessMs = options.freshnessTimeoutMs ?? 3000;
     this.bufferSize = options.watchBufferSize ?? 1000;
+    this.bufferBytes = options.watchBufferBytes ?? 16 * 1024 * 1024;
     this.now = options.now ?? Date.now;
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), options.bookmarkIntervalMs ?? 60_000);
     this.bookmarkTimer.unref();
@@ -193,6 +198,7 @@ export class WatchCache<T> {
       bookmarks: options.bookmarks === true,
       after: initial ? this.revision : Math.max(rv ?? 0, 0),
       bufferSize: this.bufferSize,
+      bufferBytes: this.bufferBytes,
       currentRevision: () => this.revision,
       onStop: (watch: CacheWatch<T>) => this.unregister(watch),
     };
@@ -486,6 +492,7 @@ export class WatchCache<T> {
   }
 
   private register(watch: CacheWatch<T>): void {
+    countWatchers(1);
     if (watch.namespace === undefined) {
       this.allNamespaceWatches.add(watch);
       return;
@@ -499,6 +506,7 @@ export class WatchCache<T> {
   }
 
   private unregister(watch: CacheWatch<T>): void {
+    countWatchers(-1);
     if (watch.namespace === undefined) {
       this.allNamespaceWatches.delete(watch);
       return;
