@@ -10,7 +10,10 @@ type ConnectionState = "new" | "active" | "idle";
 export class ConnectionTracker {
   private readonly states = new Map<Socket, ConnectionState>();
   private readonly silentTimers = new Map<Socket, NodeJS.Timeout>();
+  /** Every accepted TCP connection, including those still in their TLS handshake. */
+  private readonly accepted = new Set<Socket>();
   private shuttingDown = false;
+  private newGraceMs = 0;
   private allClosed: (() => void) | undefined;
 
   constructor(
@@ -18,6 +21,13 @@ export class ConnectionTracker {
     tls: boolean,
     private readonly headersTimeoutMs: number,
   ) {
+    server.on("connection", (socket: Socket) => {
+      this.accepted.add(socket);
+      socket.once("close", () => {
+        this.accepted.delete(socket);
+        if (this.accepted.size === 0) this.allClosed?.();
+      });
+    });
     server.on(tls ? "secureConnection" : "connection", (socket: Socket) => this.opened(socket));
     const started = (req: IncomingMessage, res: ServerResponse) => this.started(req.socket, res);
     server.prependListener("request", started);
@@ -26,17 +36,16 @@ export class ConnectionTracker {
   }
 
   get size(): number {
-    return this.states.size;
+    return this.accepted.size;
   }
 
   private opened(socket: Socket): void {
     this.states.set(socket, "new");
-    this.closeIfSilent(socket, this.headersTimeoutMs);
+    this.closeIfSilent(socket, this.shuttingDown ? this.newGraceMs : this.headersTimeoutMs);
     socket.once("close", () => {
       clearTimeout(this.silentTimers.get(socket));
       this.silentTimers.delete(socket);
       this.states.delete(socket);
-      if (this.states.size === 0) this.allClosed?.();
     });
   }
 
@@ -69,11 +78,12 @@ export class ConnectionTracker {
    */
   async shutDown(newGraceMs: number, deadlineMs: number): Promise<void> {
     this.shuttingDown = true;
+    this.newGraceMs = newGraceMs;
     for (const [socket, state] of this.states) {
       if (state === "idle") socket.destroySoon();
       else if (state === "new") this.closeIfSilent(socket, newGraceMs);
     }
-    if (this.states.size > 0) {
+    if (this.accepted.size > 0) {
       let deadline: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         this.allClosed = resolve;
@@ -81,6 +91,6 @@ export class ConnectionTracker {
       });
       clearTimeout(deadline);
     }
-    for (const socket of this.states.keys()) socket.destroy();
+    for (const socket of this.accepted) socket.destroy();
   }
 }

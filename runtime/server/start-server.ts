@@ -3,6 +3,7 @@
 // certificate from that CA, and a fresh service account signing key.
 
 import { type KeyObject, randomBytes } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -176,6 +177,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
   let closing = false;
   const stopping = new AbortController();
+  // Every open watch listens for the shutdown.
+  setMaxListeners(0, stopping.signal);
   const requests = new RequestWaitGroup();
   const requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
   const livez: HealthCheck[] = [ping];

@@ -72,6 +72,8 @@ function exited(child: ChildProcess): Promise<number | null> {
 interface Outcome {
   status?: number;
   error?: string;
+  /** Whether the connection was established (TLS handshake done) before the error. */
+  connected?: boolean;
 }
 
 function call(
@@ -81,6 +83,7 @@ function call(
   options: { body?: string; auth?: boolean; agent?: Agent } = {},
 ): Promise<Outcome> {
   return new Promise((resolve) => {
+    let connected = false;
     const req = request(
       {
         host: "127.0.0.1",
@@ -100,7 +103,8 @@ function call(
         res.on("error", (error) => resolve({ error: (error as NodeJS.ErrnoException).code ?? error.message }));
       },
     );
-    req.on("error", (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    req.on("socket", (socket) => socket.once("secureConnect", () => (connected = true)));
+    req.on("error", (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, connected }));
     req.end(options.body);
   });
 }
@@ -224,7 +228,9 @@ describe("kapi serve under hostile and ending load", () => {
     expect(code).toBe(0);
     expect(await watchEnded).toBe("end");
     const answered = outcomes.filter((o) => o.status !== undefined);
-    const failures = outcomes.filter((o) => o.error !== undefined && o.error !== "ECONNREFUSED");
+    // A connection still in the kernel's accept queue when the listener closes is reset before its TLS
+    // handshake, as it is with kube-apiserver: it never carried a request. Every established one is answered.
+    const failures = outcomes.filter((o) => o.error !== undefined && o.connected === true);
     expect(answered.length).toBeGreaterThan(50);
     expect(failures).toEqual([]);
     expect(answered.filter((o) => (o.status as number) >= 500 && o.status !== 503)).toEqual([]);
