@@ -284,3 +284,23 @@ describe("the body after authorization", () => {
     expect(text).toContain("HTTP/1.1 201 Created");
   });
 });
+
+describe("a client that goes away mid-upload", () => {
+  const logged: unknown[] = [];
+  const debug: string[] = [];
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await start({ log: (message, error) => logged.push([message, error]), debug: (line) => debug.push(line) });
+  });
+  afterAll(() => server.close());
+
+  it("is one debug line, not a logged error", async () => {
+    const socket = await stalledPost(server, userToken);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await eventually(() => debug.some((line) => line.includes("client went away")));
+    expect(debug.filter((line) => line.includes("client went away"))).toHaveLength(1);
+    expect(logged).toEqual([]);
+    expect((await send(server, "GET", "/version")).status).toBe(200);
+  });
+});
