@@ -13,6 +13,8 @@
 
 import { isJsonObject } from "../codecs/json-object.js";
 import { badRequest, StatusError } from "../errors/status-error.js";
+import { containerBeyondDepth } from "../patch/json-tree.js";
+import { maxObjectDepth, storedObjectTooDeep } from "../patch/object-depth.js";
 import { compareGoStrings } from "../selection/go-strings.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { applyConflictError } from "./conflicts.js";
@@ -29,7 +31,7 @@ import {
   managerKey,
   type Operation,
 } from "./managed-fields.js";
-import { type ManagedSchema, rootType } from "./managed-schema.js";
+import { type ManagedSchema, rootType, type SchemaType } from "./managed-schema.js";
 import { fieldElement } from "./path-element.js";
 import { fieldSetOf } from "./to-field-set.js";
 import { type TypedProblem, typedProblemsText } from "./typed-problem.js";
@@ -105,6 +107,24 @@ function withManagedFields(obj: KubeObject, state: ManagedState): KubeObject {
     metadata.managedFields = entries;
   }
   return out;
+}
+
+/**
+ * Refuses objects nested deeper than kapi stores, as kube's storage refuses what it cannot read back:
+ * checked before the walks here recurse into them.
+ */
+function refuseTooDeep(...objects: unknown[]): void {
+  for (const obj of objects) {
+    const bracket = containerBeyondDepth(obj, maxObjectDepth);
+    if (bracket !== undefined) throw storedObjectTooDeep(bracket);
+  }
+}
+
+/** The written object's managedFields, nested three levels down, must keep it within the same depth. */
+function refuseDeepManagedFields(obj: KubeObject): KubeObject {
+  const bracket = containerBeyondDepth(metadataOf(obj)?.managedFields, maxObjectDepth - 2);
+  if (bracket !== undefined) throw storedObjectTooDeep(bracket);
+  return obj;
 }
 
 function updaterContext(schema: ManagedSchema, ctx: FieldManagerContext): UpdaterContext {
@@ -231,6 +251,7 @@ export function updateManagedFields(
   next: KubeObject,
   ctx: FieldManagerContext,
 ): KubeObject {
+  refuseTooDeep(next, live);
   const state = managersBeforeUpdate(live, next, ctx.subresource);
   const isCreate = live === undefined || typeof metadataOf(live)?.uid !== "string" || metadataOf(live)?.uid === "";
   // An object whose fields are not tracked stays so until it is applied to, unless this write resets them:
@@ -238,6 +259,7 @@ export function updateManagedFields(
   const reset = !ctx.subresource && isResetManagedFields(metadataOf(next)?.managedFields);
   if (state.managers.size === 0 && !isCreate && !reset) return withManagedFields(next, state);
   const liveObj = live === undefined ? undefined : withoutManagedFields(live);
+  let out: KubeObject;
   try {
     const after = recordUpdateBy(
       updaterContext(schema, ctx),
@@ -247,11 +269,12 @@ export function updateManagedFields(
       keyOf(ctx.manager, "Update", ctx),
       ctx.time,
     );
-    return withManagedFields(next, after);
+    out = withManagedFields(next, after);
   } catch {
     // As kube's UpdateNoErrors: a write never fails over its bookkeeping; the live entries are kept.
-    return withManagedFields(next, decodeOrEmpty(metadataOf(live)?.managedFields) ?? emptyManagedState());
+    out = withManagedFields(next, decodeOrEmpty(metadataOf(live)?.managedFields) ?? emptyManagedState());
   }
+  return refuseDeepManagedFields(out);
 }
 
 /** A failure kube reports as a plain error, which it answers with 500 and its own message. */
@@ -280,6 +303,26 @@ function gvText(apiVersion: unknown): string {
   return group === "" ? version : `${group}/${version}`;
 }
 
+/** The fields a configuration sets; one that does not fit the schema is refused in kube's words. */
+function configurationFields(schema: ManagedSchema, type: SchemaType, config: KubeObject): FieldSet {
+  const problems: TypedProblem[] = [];
+  const set = fieldSetOf(schema, type, config, problems);
+  if (problems.length === 0) return set;
+  const meta = metadataOf(config);
+  const name = `${String(meta?.namespace ?? "")}/${String(meta?.name ?? "")}`;
+  // kube answers this 500; the configuration is the client's, so kapi answers 400 with kube's words.
+  throw badRequest(`failed to create typed patch object (${name}; ${gvkText(config)}): ${typedProblemsText(problems)}`);
+}
+
+/**
+ * Refuses an applied configuration that does not fit the schema, as applying it would: kube reads the
+ * configuration into the schema's types only there, so this is how it answers a value of the wrong type.
+ */
+export function checkConfiguration(schema: ManagedSchema, config: KubeObject): void {
+  refuseTooDeep(config);
+  configurationFields(schema, rootType(schema), config);
+}
+
 type AttemptResult = { object: KubeObject; state: ManagedState } | { conflicts: readonly Conflict[] };
 
 function applyAttempt(
@@ -303,16 +346,7 @@ function applyAttempt(
     );
   }
   if (Array.isArray(metadataOf(config)?.managedFields)) throw badRequest("metadata.managedFields must be nil");
-  const problems: TypedProblem[] = [];
-  const configSet = fieldSetOf(schema, uctx.type, config, problems);
-  if (problems.length > 0) {
-    const meta = metadataOf(config);
-    const name = `${String(meta?.namespace ?? "")}/${String(meta?.name ?? "")}`;
-    // kube answers this 500; the configuration is the client's, so kapi answers 400 with kube's words.
-    throw badRequest(
-      `failed to create typed patch object (${name}; ${gvkText(config)}): ${typedProblemsText(problems)}`,
-    );
-  }
+  const configSet = configurationFields(schema, uctx.type, config);
   const key = keyOf(ctx.manager, "Apply", ctx);
   const outcome = recordApply(uctx, liveObj, config, configSet, state.managers, key, force);
   if ("conflicts" in outcome) return outcome;
@@ -341,6 +375,7 @@ export function applyConfiguration(
   config: KubeObject,
   ctx: ApplyContext,
 ): KubeObject {
+  refuseTooDeep(config, live);
   let initial: ManagedState;
   try {
     initial = decodeManagedFields(metadataOf(live)?.managedFields);
@@ -363,5 +398,5 @@ export function applyConfiguration(
   if ("conflicts" in result) throw applyConflictError(result.conflicts);
   const out = withManagedFields(result.object, result.state);
   if (ctx.manager === kubectlManager) syncLastApplied(out, config);
-  return out;
+  return refuseDeepManagedFields(out);
 }

@@ -4,7 +4,7 @@
 //
 // Operations return new sets that may share unchanged subtrees with their inputs, so `insert` is only for a
 // set being built that nothing else holds yet.
-import { comparePathElements, type Path, type PathElement } from "./path-element.js";
+import { comparePathElements, type Path, type PathElement, serializePathElement } from "./path-element.js";
 
 export interface FieldSetChild {
   readonly element: PathElement;
@@ -55,8 +55,14 @@ export function mergeWalk<A, B>(
 }
 
 export class FieldSet {
-  private readonly memberList: PathElement[];
-  private readonly childList: FieldSetChild[];
+  private memberList: PathElement[];
+  private childList: FieldSetChild[];
+  /**
+   * Elements added while the set is built that sort before its last one: kept aside and merged in, sorted,
+   * when the set is next read, so that building from unsorted input is not a splice per element.
+   */
+  private looseMembers: PathElement[] = [];
+  private readonly looseChildren = new Map<string, FieldSetChild>();
 
   constructor(members: PathElement[] = [], children: FieldSetChild[] = []) {
     this.memberList = members;
@@ -70,11 +76,11 @@ export class FieldSet {
   }
 
   get members(): readonly PathElement[] {
-    return this.memberList;
+    return this.sortedMembers();
   }
 
   get children(): readonly FieldSetChild[] {
-    return this.childList;
+    return this.sortedChildren();
   }
 
   /** Adds a path; its parents are not added. The empty path (the whole object) is never owned. */
@@ -86,29 +92,68 @@ export class FieldSet {
   }
 
   addMember(pe: PathElement): void {
-    const at = lowerBound(this.memberList, pe, sameElement);
-    const found = this.memberList[at];
-    if (found !== undefined && comparePathElements(found, pe) === 0) return;
-    this.memberList.splice(at, 0, pe);
+    const last = this.memberList.at(-1);
+    if (last === undefined || comparePathElements(last, pe) < 0) this.memberList.push(pe);
+    else if (comparePathElements(last, pe) !== 0) this.looseMembers.push(pe);
   }
 
   /** The child set under `pe`, created when missing. */
   descend(pe: PathElement): FieldSet {
-    const at = lowerBound(this.childList, pe, childElement);
-    const found = this.childList[at];
+    const last = this.childList.at(-1);
+    const order = last === undefined ? -1 : comparePathElements(last.element, pe);
+    if (order === 0) return (last as FieldSetChild).set;
+    if (order < 0) {
+      const set = new FieldSet();
+      this.childList.push({ element: pe, set });
+      return set;
+    }
+    const found = this.childList[lowerBound(this.childList, pe, childElement)];
     if (found !== undefined && comparePathElements(found.element, pe) === 0) return found.set;
+    const key = serializePathElement(pe);
+    const loose = this.looseChildren.get(key);
+    if (loose !== undefined) return loose.set;
     const set = new FieldSet();
-    this.childList.splice(at, 0, { element: pe, set });
+    this.looseChildren.set(key, { element: pe, set });
     return set;
   }
 
+  private sortedMembers(): PathElement[] {
+    if (this.looseMembers.length === 0) return this.memberList;
+    const loose = this.looseMembers.sort(comparePathElements);
+    this.looseMembers = [];
+    const merged: PathElement[] = [];
+    mergeWalk(this.memberList, loose, sameElement, sameElement, {
+      onLeft: (a) => merged.push(a),
+      onRight: (b) => {
+        const previous = merged.at(-1);
+        if (previous === undefined || comparePathElements(previous, b) !== 0) merged.push(b);
+      },
+      onBoth: (a) => merged.push(a),
+    });
+    this.memberList = merged;
+    return merged;
+  }
+
+  private sortedChildren(): FieldSetChild[] {
+    if (this.looseChildren.size === 0) return this.childList;
+    const loose = [...this.looseChildren.values()].sort((a, b) => comparePathElements(a.element, b.element));
+    this.looseChildren.clear();
+    const merged: FieldSetChild[] = [];
+    mergeWalk(this.childList, loose, childElement, childElement, {
+      onLeft: (a) => merged.push(a),
+      onRight: (b) => merged.push(b),
+    });
+    this.childList = merged;
+    return merged;
+  }
+
   hasMember(pe: PathElement): boolean {
-    const found = this.memberList[lowerBound(this.memberList, pe, sameElement)];
+    const found = this.members[lowerBound(this.members, pe, sameElement)];
     return found !== undefined && comparePathElements(found, pe) === 0;
   }
 
   child(pe: PathElement): FieldSet | undefined {
-    const found = this.childList[lowerBound(this.childList, pe, childElement)];
+    const found = this.children[lowerBound(this.children, pe, childElement)];
     return found !== undefined && comparePathElements(found.element, pe) === 0 ? found.set : undefined;
   }
 
@@ -125,22 +170,22 @@ export class FieldSet {
   }
 
   isEmpty(): boolean {
-    return this.memberList.length === 0 && this.childList.every((c) => c.set.isEmpty());
+    return this.members.length === 0 && this.children.every((c) => c.set.isEmpty());
   }
 
   size(): number {
-    return this.memberList.length + this.childList.reduce((n, c) => n + c.set.size(), 0);
+    return this.members.length + this.children.reduce((n, c) => n + c.set.size(), 0);
   }
 
   union(other: FieldSet): FieldSet {
     const members: PathElement[] = [];
-    mergeWalk(this.memberList, other.memberList, sameElement, sameElement, {
+    mergeWalk(this.members, other.members, sameElement, sameElement, {
       onLeft: (a) => members.push(a),
       onRight: (b) => members.push(b),
       onBoth: (a) => members.push(a),
     });
     const children: FieldSetChild[] = [];
-    mergeWalk(this.childList, other.childList, childElement, childElement, {
+    mergeWalk(this.children, other.children, childElement, childElement, {
       onLeft: (a) => children.push(a),
       onRight: (b) => children.push(b),
       onBoth: (a, b) => children.push({ element: a.element, set: a.set.union(b.set) }),
@@ -150,9 +195,9 @@ export class FieldSet {
 
   intersection(other: FieldSet): FieldSet {
     const members: PathElement[] = [];
-    mergeWalk(this.memberList, other.memberList, sameElement, sameElement, { onBoth: (a) => members.push(a) });
+    mergeWalk(this.members, other.members, sameElement, sameElement, { onBoth: (a) => members.push(a) });
     const children: FieldSetChild[] = [];
-    mergeWalk(this.childList, other.childList, childElement, childElement, {
+    mergeWalk(this.children, other.children, childElement, childElement, {
       onBoth: (a, b) => {
         const set = a.set.intersection(b.set);
         if (!set.isEmpty()) children.push({ element: a.element, set });
@@ -173,10 +218,10 @@ export class FieldSet {
 
   private subtract(other: FieldSet, recursive: boolean): FieldSet {
     const members: PathElement[] = [];
-    mergeWalk(this.memberList, other.memberList, sameElement, sameElement, { onLeft: (a) => members.push(a) });
+    mergeWalk(this.members, other.members, sameElement, sameElement, { onLeft: (a) => members.push(a) });
     const children: FieldSetChild[] = [];
     const removedWhole = (c: FieldSetChild) => recursive && other.hasMember(c.element);
-    mergeWalk(this.childList, other.childList, childElement, childElement, {
+    mergeWalk(this.children, other.children, childElement, childElement, {
       onLeft: (a) => {
         if (!removedWhole(a)) children.push(a);
       },
@@ -191,24 +236,23 @@ export class FieldSet {
 
   /** Only the paths with nothing below them. */
   leaves(): FieldSet {
-    const members = this.memberList.filter((pe) => this.child(pe) === undefined);
+    const members = this.members.filter((pe) => this.child(pe) === undefined);
     return new FieldSet(
       members,
-      this.childList.map((c) => ({ element: c.element, set: c.set.leaves() })),
+      this.children.map((c) => ({ element: c.element, set: c.set.leaves() })),
     );
   }
 
   equals(other: FieldSet): boolean {
-    if (this.memberList.length !== other.memberList.length || this.childList.length !== other.childList.length) {
+    if (this.members.length !== other.members.length || this.children.length !== other.children.length) {
       return false;
     }
-    for (let i = 0; i < this.memberList.length; i++) {
-      if (comparePathElements(this.memberList[i] as PathElement, other.memberList[i] as PathElement) !== 0)
-        return false;
+    for (let i = 0; i < this.members.length; i++) {
+      if (comparePathElements(this.members[i] as PathElement, other.members[i] as PathElement) !== 0) return false;
     }
-    for (let i = 0; i < this.childList.length; i++) {
-      const a = this.childList[i] as FieldSetChild;
-      const b = other.childList[i] as FieldSetChild;
+    for (let i = 0; i < this.children.length; i++) {
+      const a = this.children[i] as FieldSetChild;
+      const b = other.children[i] as FieldSetChild;
       if (comparePathElements(a.element, b.element) !== 0 || !a.set.equals(b.set)) return false;
     }
     return true;
@@ -216,8 +260,8 @@ export class FieldSet {
 
   /** Every path, in structured-merge-diff's order: a node's members, then each child's paths in turn. */
   paths(prefix: Path = []): Path[] {
-    const out: Path[] = this.memberList.map((pe) => [...prefix, pe]);
-    for (const c of this.childList) out.push(...c.set.paths([...prefix, c.element]));
+    const out: Path[] = this.members.map((pe) => [...prefix, pe]);
+    for (const c of this.children) for (const path of c.set.paths([...prefix, c.element])) out.push(path);
     return out;
   }
 }

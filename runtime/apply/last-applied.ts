@@ -5,6 +5,8 @@
 
 import { isJsonObject } from "../codecs/json-object.js";
 import { goJson } from "../errors/format-field-error.js";
+import { containerBeyondDepth } from "../patch/json-tree.js";
+import { maxObjectDepth } from "../patch/object-depth.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { compareObjects } from "./compare-objects.js";
 import type { FieldSet } from "./field-set.js";
@@ -50,6 +52,8 @@ export function lastAppliedFields(
     return undefined;
   }
   if (!isJsonObject(applied) || applied.apiVersion !== apiVersion) return undefined;
+  // An annotation nested deeper than any object kapi stores names no fields an object can hold.
+  if (containerBeyondDepth(applied, maxObjectDepth) !== undefined) return undefined;
   const problems: TypedProblem[] = [];
   const set = fieldSetOf(schema, type, applied, problems);
   if (problems.length > 0) return undefined;

@@ -62,8 +62,8 @@ class Merger {
       const l = left.byElement.get(id)?.items;
       const r = right.byElement.get(id)?.items;
       // The configuration replaces every copy of a duplicated item; copies it does not name stay.
-      if (r === undefined) out.push(...(l ?? []));
-      else if ((l?.length ?? 0) > 1) out.push(...r);
+      if (r === undefined) for (const item of l ?? []) out.push(item);
+      else if ((l?.length ?? 0) > 1) for (const item of r) out.push(item);
       else out.push(this.merge(list.element, l?.[0], r[0]));
     };
     const inRight = (entry: IndexedItem): boolean => right.byElement.has(serializePathElement(entry.element));

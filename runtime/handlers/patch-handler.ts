@@ -6,17 +6,25 @@
 
 import { fieldTable } from "../../generated/fields.js";
 import { validationKey } from "../../generated/validation.js";
-import type { GroupVersionKind } from "../codecs/decode-errors.js";
+import { checkConfiguration } from "../apply/field-manager.js";
+import { type GroupVersionKind, jsonKind } from "../codecs/decode-errors.js";
 import { decodeObject } from "../codecs/decode-object.js";
 import { type FieldValidation, strictDecodingOutcome, unknownFieldProblem } from "../codecs/field-validation.js";
 import { parseJson } from "../codecs/json-body.js";
-import { setKey } from "../codecs/parsed-body.js";
-import { pruneUnknownFields } from "../codecs/unknown-fields.js";
-import * as fe from "../errors/field-error.js";
-import { badRequest, invalid, isConflict, StatusError, unsupportedMediaType } from "../errors/status-error.js";
+import { isJsonObject } from "../codecs/json-object.js";
+import { parseYaml } from "../codecs/yaml-body.js";
+import { badRequest, isConflict, StatusError, unsupportedMediaType } from "../errors/status-error.js";
 import { parseMediaType } from "../http/accept.js";
 import { applyJsonPatch, decodeJsonPatch } from "../patch/json-patch.js";
 import { applyMergePatch } from "../patch/merge-patch.js";
+import {
+  checkPatchedName,
+  decodePatched,
+  type PatchType as PatchBodyType,
+  type Patched,
+  patchRefused,
+  pruneUnknownPatchedFields,
+} from "../patch/patched-object.js";
 import { applyStrategicMergePatch, servesStrategicMergePatch } from "../patch/strategic-merge-patch.js";
 import type { CustomKind } from "../registry/custom-kind.js";
 import type { WriteOptions } from "../resources/create-object.js";
@@ -30,7 +38,7 @@ import { responseFormat, sendObject } from "./respond.js";
 import { applyScale, scaleOf, scaleRecord, writeScale } from "./scale-handlers.js";
 import { managerOrUserAgent, parseWriteQuery, type WriteQuery } from "./write-options.js";
 
-type PatchType = "json" | "merge" | "strategic" | "apply";
+type PatchType = PatchBodyType | "apply";
 
 const patchTypes: ReadonlyMap<string, PatchType> = new Map([
   ["application/json-patch+json", "json"],
@@ -51,7 +59,7 @@ function patchTypeOf(ctx: RequestContext, target: Target): PatchType {
 
 /** A patch decoded once, applied to each object it is tried on. */
 interface DecodedPatch {
-  apply(before: KubeObject): KubeObject;
+  apply(before: KubeObject): Patched;
   /** Strict-decoding problems of the patch itself, reported before the patched object's. */
   problems: readonly string[];
 }
@@ -72,20 +80,15 @@ function decodeMapPatch(body: Buffer, level: FieldValidation): Record<string, un
   return patch as Record<string, unknown>;
 }
 
-function decodePatch(
-  type: Exclude<PatchType, "apply">,
-  body: Buffer,
-  level: FieldValidation,
-  kind: GroupVersionKind,
-): DecodedPatch {
+function decodePatch(type: PatchBodyType, body: Buffer, level: FieldValidation, kind: GroupVersionKind): DecodedPatch {
   switch (type) {
     case "json": {
       const patch = decodeJsonPatch(body, level);
-      return { apply: (before) => applyJsonPatch(before, patch) as KubeObject, problems: patch.problems };
+      return { apply: (before) => ({ type, result: applyJsonPatch(before, patch), patch }), problems: patch.problems };
     }
     case "merge": {
       const patch = decodeMapPatch(body, level);
-      return { apply: (before) => applyMergePatch(before, patch) as KubeObject, problems: [] };
+      return { apply: (before) => ({ type, result: applyMergePatch(before, patch), patch }), problems: [] };
     }
     case "strategic": {
       // kube answers a body that does not parse with the decoder's words alone; the rest is the patch's.
@@ -94,22 +97,11 @@ function decodePatch(
       const patch = parsed.value;
       const { table, root } = managedSchemaOf(kind);
       return {
-        apply: (before) => applyStrategicMergePatch(before, patch, table, root) as KubeObject,
+        apply: (before) => ({ type, result: applyStrategicMergePatch(before, patch, table, root), patch }),
         problems: [],
       };
     }
   }
-}
-
-/** kube decodes the patched JSON into typed objects, where a null member is the field's absence. */
-function dropNullMembers(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropNullMembers);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
-    if (member !== null) setKey(out, key, dropNullMembers(member));
-  }
-  return out;
 }
 
 /**
@@ -119,15 +111,14 @@ function dropNullMembers(value: unknown): unknown {
 function patchWarnings(
   level: FieldValidation,
   problems: readonly string[],
+  patched: Patched,
   result: KubeObject,
   kind: GroupVersionKind & { custom?: CustomKind },
 ) {
-  const unknown = kind.custom?.prune(result) ?? pruneUnknownFields(result, kind.group, kind.version, kind.kind);
+  const unknown = pruneUnknownPatchedFields(patched, result, kind);
   const all = [...problems, ...unknown.map(unknownFieldProblem)];
   if (level !== "Strict" || all.length === 0) return strictDecodingOutcome(level, all);
-  throw invalid({ group: "", name: "" }, "", [
-    fe.invalid("patch", JSON.stringify(result), `strict decoding error: ${all.join(", ")}`),
-  ]);
+  throw patchRefused(patched, `strict decoding error: ${all.join(", ")}`);
 }
 
 /**
@@ -163,8 +154,10 @@ export async function patchResource(ctx: RequestContext, target: Target): Promis
     // Decoded after the read: a missing object is a 404 whatever the patch holds.
     patch ??= decodePatch(type, body, query.fieldValidation, kind);
     const before = record === undefined ? current : scaleOf(current, record);
-    const result = dropNullMembers(patch.apply(before)) as KubeObject;
-    const warnings = patchWarnings(query.fieldValidation, patch.problems, result, kind);
+    const patched = patch.apply(before);
+    const result = decodePatched(patched, before, kind) as KubeObject;
+    const warnings = patchWarnings(query.fieldValidation, patch.problems, patched, result, kind);
+    checkPatchedName(result, target.name as string);
     const pinned = pinnedTo(result, before);
     try {
       const object =
@@ -186,8 +179,40 @@ function readIntent(
   query: WriteQuery,
 ): { config: KubeObject; warnings: string[] } {
   const body = ctx.body ?? Buffer.alloc(0);
-  const decoded = decodeObject("application/yaml", body, query.fieldValidation, kind, kind.custom);
-  return { config: decoded.object as KubeObject, warnings: decoded.warnings };
+  try {
+    const decoded = decodeObject("application/yaml", body, query.fieldValidation, kind, kind.custom);
+    return { config: decoded.object as KubeObject, warnings: decoded.warnings };
+  } catch (error) {
+    throw intentRefusal(body, kind, query.fieldValidation, error);
+  }
+}
+
+/**
+ * kube's answer to an intent the decoder refused (`error`): kube reads the body into a plain map, so a
+ * body that is no YAML mapping is refused in those words, and only applying it reads it into the kind's
+ * types, so a value of the wrong type is refused as the field manager words it.
+ */
+function intentRefusal(
+  body: Buffer,
+  kind: GroupVersionKind & { custom?: CustomKind },
+  level: FieldValidation,
+  error: unknown,
+): unknown {
+  const parsed = parseYaml(body);
+  if ("error" in parsed) return badRequest(`error decoding YAML: error converting YAML to JSON: ${parsed.error}`);
+  const { value } = parsed;
+  if (value !== null && !isJsonObject(value)) {
+    return badRequest(
+      `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonKind(value)} into Go value of type map[string]interface {}`,
+    );
+  }
+  if (value !== null) checkConfiguration(managedSchemaOf(kind), value as KubeObject);
+  if (level === "Strict" && parsed.yamlDuplicates.length > 0) {
+    return badRequest(
+      `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${parsed.yamlDuplicates.join("\n  ")}`,
+    );
+  }
+  return error;
 }
 
 /** The object `target` holds now, or undefined when an apply is to create it. */
@@ -211,9 +236,8 @@ async function applyOnce(
   const api = ctx.server.resources;
   const live = await liveObject(ctx, target);
   const intent = applyIntent(target, live, config, owner, api.context.now());
+  checkPatchedName(intent, target.name as string);
   if (live === undefined) {
-    const meta = objectMeta(intent);
-    if (meta.name === undefined || meta.name === "") meta.name = target.name;
     try {
       return { object: await api.create(target, intent, options), created: true };
     } catch (error) {

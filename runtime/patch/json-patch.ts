@@ -12,14 +12,14 @@
 // - escapes are `~1` then `~0` in one pass; any other `~` stays as written.
 // kube answers every failure while applying with one 422 Status whose message does not say what failed;
 // the library's own wording is kept as the error's `cause`, for logs and tests.
-import { isDeepStrictEqual } from "node:util";
 import { jsonKind } from "../codecs/decode-errors.js";
 import type { FieldValidation } from "../codecs/field-validation.js";
 import { parseJson } from "../codecs/json-body.js";
 import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
 import { type DuplicateKeys, fieldPath, setKey } from "../codecs/parsed-body.js";
-import { goJson, goQuote } from "../errors/format-field-error.js";
+import { goQuote } from "../errors/format-field-error.js";
 import { badRequest, requestEntityTooLarge, StatusError } from "../errors/status-error.js";
+import { cloneJson, goJsonByteLength, jsonEqual } from "./json-tree.js";
 
 /** kube-apiserver's maxJSONPatchOperations. */
 export const maxJsonPatchOperations = 10000;
@@ -80,10 +80,26 @@ function typeError(patch: unknown, strict: boolean): string | undefined {
   return undefined;
 }
 
-/** Unknown and repeated members as kube's strict decoding of `[]jsonPatchOp` reports them, in document order. */
+/** A container the problem walk is inside: an operation (a struct), or a map or list within a value. */
+type WalkFrame =
+  | {
+      kind: "object";
+      obj: Readonly<JsonObject>;
+      struct?: ReadonlySet<string>;
+      keys: string[];
+      next: number;
+      repeatsDone: number;
+    }
+  | { kind: "list"; list: readonly unknown[]; next: number };
+
+/**
+ * Unknown and repeated members as kube's strict decoding of `[]jsonPatchOp` reports them, in document order.
+ * Values may nest as deep as the decoder allows, so the walk keeps its own stack.
+ */
 class ProblemWalker {
   readonly problems: string[] = [];
   private readonly path: (string | number)[] = [];
+  private readonly frames: WalkFrame[] = [];
 
   constructor(private readonly repeats: DuplicateKeys) {}
 
@@ -91,8 +107,8 @@ class ProblemWalker {
     list.forEach((op, i) => {
       if (op === null) return;
       this.path.push(i);
-      this.object(op, opFields);
-      this.path.pop();
+      this.enterObject(op, opFields);
+      this.run();
     });
   }
 
@@ -103,30 +119,61 @@ class ProblemWalker {
     if (this.problems.length < maxProblems && !this.problems.includes(text)) this.problems.push(text);
   }
 
-  /** An object's members, repeats where they stood; `struct` names known fields, a map has none unknown. */
-  private object(obj: Readonly<JsonObject>, struct?: ReadonlySet<string>): void {
-    const repeats = this.repeats.get(obj) ?? [];
-    let done = 0;
-    const repeatsBefore = (upTo: number) => {
-      for (; done < repeats.length && (repeats[done]?.after ?? 0) <= upTo; done++) {
-        const key = repeats[done]?.key ?? "";
-        this.report(struct === undefined || struct.has(key) ? "duplicate" : "unknown", key);
-      }
-    };
-    const keys = Object.keys(obj);
-    keys.forEach((key, i) => {
-      repeatsBefore(i);
-      if (struct !== undefined && !struct.has(key)) this.report("unknown", key);
-      else if (struct === undefined || key === "value") this.member(obj[key], key);
+  /** `struct` names the known fields of a struct; a map has none unknown. */
+  private enterObject(obj: Readonly<JsonObject>, struct?: ReadonlySet<string>): void {
+    this.frames.push({
+      kind: "object",
+      obj,
+      ...(struct ? { struct } : {}),
+      keys: Object.keys(obj),
+      next: 0,
+      repeatsDone: 0,
     });
-    repeatsBefore(keys.length);
   }
 
-  private member(v: unknown, at: string | number): void {
+  /** A member's value at `at`: containers are walked, scalars have nothing to report. */
+  private enterMember(v: unknown, at: string | number): void {
     this.path.push(at);
-    if (Array.isArray(v)) {
-      for (const [i, item] of v.entries()) this.member(item, i);
-    } else if (isJsonObject(v)) this.object(v);
+    if (Array.isArray(v)) this.frames.push({ kind: "list", list: v, next: 0 });
+    else if (isJsonObject(v)) this.enterObject(v);
+    else this.path.pop();
+  }
+
+  /** Repeats Go's decoder meets before the member at index `upTo`, reported where they stood. */
+  private repeatsBefore(frame: WalkFrame & { kind: "object" }, upTo: number): void {
+    const repeats = this.repeats.get(frame.obj) ?? [];
+    for (
+      ;
+      frame.repeatsDone < repeats.length && (repeats[frame.repeatsDone]?.after ?? 0) <= upTo;
+      frame.repeatsDone++
+    ) {
+      const key = repeats[frame.repeatsDone]?.key ?? "";
+      this.report(frame.struct === undefined || frame.struct.has(key) ? "duplicate" : "unknown", key);
+    }
+  }
+
+  private run(): void {
+    for (let frame = this.frames.at(-1); frame !== undefined; frame = this.frames.at(-1)) {
+      if (frame.kind === "list") {
+        if (frame.next < frame.list.length) this.enterMember(frame.list[frame.next], frame.next++);
+        else this.leave();
+        continue;
+      }
+      const key = frame.keys[frame.next];
+      if (key === undefined) {
+        this.repeatsBefore(frame, frame.keys.length);
+        this.leave();
+        continue;
+      }
+      this.repeatsBefore(frame, frame.next);
+      frame.next++;
+      if (frame.struct !== undefined && !frame.struct.has(key)) this.report("unknown", key);
+      else if (frame.struct === undefined || key === "value") this.enterMember(frame.obj[key], key);
+    }
+  }
+
+  private leave(): void {
+    this.frames.pop();
     this.path.pop();
   }
 }
@@ -269,7 +316,7 @@ function fromOf(op: JsonObject): string {
 
 /** The operation's value, copied so that a retried patch starts from the values it was decoded with. */
 function operationValue(op: JsonObject): unknown {
-  return op.value === undefined ? null : structuredClone(op.value);
+  return op.value === undefined ? null : cloneJson(op.value);
 }
 
 class Application {
@@ -340,7 +387,7 @@ class Application {
       actual = wrapped(`error in test for path: '${path}'`, () => read(at.container, at.key));
     }
     // A missing member and null are the same to the library, and so are a missing value and null.
-    if (!isDeepStrictEqual(actual ?? null, op.value ?? null)) fail(`testing value ${path} failed: test failed`);
+    if (!jsonEqual(actual ?? null, op.value ?? null)) fail(`testing value ${path} failed: test failed`);
   }
 
   private copy(op: JsonObject): void {
@@ -350,13 +397,13 @@ class Application {
     const path = requiredPath(op, "copy");
     const at = this.locate(path, `copy operation does not apply: doc is missing destination path: ${path}`);
     // The library counts the bytes of the copy's JSON, and nothing for a null.
-    this.copied += value === null ? 0 : Buffer.byteLength(goJson(value));
+    this.copied += value === null ? 0 : goJsonByteLength(value);
     if (this.copied > maxAccumulatedCopyBytes) {
       fail(
         `Unable to complete the copy, the accumulated size increase of copy is ${this.copied}, exceeding the limit ${maxAccumulatedCopyBytes}`,
       );
     }
-    wrapped("error while adding value during copy", () => insert(at.container, at.key, structuredClone(value)));
+    wrapped("error while adding value during copy", () => insert(at.container, at.key, cloneJson(value)));
   }
 
   private locate(path: string, doesNotApply: string): Location {
@@ -387,7 +434,7 @@ export function applyJsonPatch(
   const { operations } = typeof patch === "string" || Buffer.isBuffer(patch) ? decodeJsonPatch(patch, level) : patch;
   try {
     if (!isContainer(document)) fail(cannotUnmarshal(document, "jsonpatch.partialDoc"));
-    const application = new Application(structuredClone(document));
+    const application = new Application(cloneJson(document));
     for (const op of operations) application.apply(op ?? {});
     return application.root;
   } catch (e) {

@@ -8,17 +8,22 @@
 // are the struct tags kube reads, a table definition is a struct, `{map}` a Go map, `{list}` a slice.
 // Opaque values (`any`: RawExtension and the like) are structs without JSON fields, as in Go, so their
 // keys merge one level deep and an object or list on both sides is refused as kube refuses it.
+//
+// Where kube searches a list once per item, kapi looks items up in an index built once per list, and
+// values taken whole are walked with their own stack, so that neither long lists nor deep values cost
+// more than the body's size allows.
 import type { FieldDefinition, FieldNode, FieldTable } from "../codecs/field-table.js";
 import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
-import { goNumber, goQuote } from "../errors/format-field-error.js";
+import { goQuote } from "../errors/format-field-error.js";
 import { badRequest, StatusError } from "../errors/status-error.js";
+import { goMapType, goS, goSliceType, goTypeOf, goV } from "./go-print.js";
+import { cloneJson } from "./json-tree.js";
+import { maxObjectDepth, storedObjectTooDeep } from "./object-depth.js";
 
 const directiveMarker = "$patch";
 const retainKeysDirective = "$retainKeys";
 const deleteFromPrimitiveListPrefix = "$deleteFromPrimitiveList";
 const setElementOrderPrefix = "$setElementOrder";
-const goMapType = "map[string]interface {}";
-const goSliceType = "[]interface {}";
 
 // --- How kube-apiserver answers the errors (interpretStrategicMergePatchError and ErrorToAPIStatus) ---
 
@@ -47,44 +52,6 @@ function patchFailure(message: string): StatusError {
 /** Inputs for which kube's patch code panics (nil element types, unhashable or uncomparable values). */
 function panicked(): StatusError {
   return badRequest("the strategic merge patch cannot be applied to this object");
-}
-
-// --- Go's printing of decoded JSON, for error texts ---
-
-function byteOrder(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
-/** `%v` of an interface{} holding decoded JSON: `map[a:1 b:[x y]]`, `<nil>`. */
-function goV(v: unknown): string {
-  if (v === null || v === undefined) return "<nil>";
-  if (Array.isArray(v)) return `[${v.map(goV).join(" ")}]`;
-  if (isJsonObject(v)) {
-    const keys = Object.keys(v).sort(byteOrder);
-    return `map[${keys.map((k) => `${k}:${goV(v[k])}`).join(" ")}]`;
-  }
-  return typeof v === "number" ? goNumber(v) : String(v);
-}
-
-/** The Go type json decoding gives a value (sigs.k8s.io/json keeps integers as int64). */
-function goTypeOf(v: unknown): string {
-  if (v === null || v === undefined) return "nil";
-  if (Array.isArray(v)) return goSliceType;
-  if (isJsonObject(v)) return goMapType;
-  if (typeof v === "number") return Number.isInteger(v) ? "int64" : "float64";
-  return typeof v === "boolean" ? "bool" : "string";
-}
-
-/** `%s` of an interface{}: strings as they are, other values as Go's bad-verb notation. */
-function goS(v: unknown): string {
-  if (typeof v === "string") return v;
-  if (v === null || v === undefined) return "%!s(<nil>)";
-  if (Array.isArray(v)) return `[${v.map(goS).join(" ")}]`;
-  if (isJsonObject(v)) {
-    const keys = Object.keys(v).sort(byteOrder);
-    return `map[${keys.map((k) => `${k}:${goS(v[k])}`).join(" ")}]`;
-  }
-  return `%!s(${goTypeOf(v)}=${goV(v)})`;
 }
 
 /** mergepatch.ErrBadArgType: `expected a []interface {}, but received a string`. */
@@ -129,12 +96,83 @@ function put(m: JsonObject, key: string, value: unknown): void {
   Object.defineProperty(m, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-function deepCopy(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(deepCopy);
-  if (!isJsonObject(v)) return v;
-  const out: JsonObject = {};
-  for (const [k, item] of Object.entries(v)) put(out, k, deepCopy(item));
-  return out;
+/** A key a list item is searched by, or undefined for an item the search passes over. */
+type ItemKey = (item: unknown) => { key: unknown } | undefined;
+
+/**
+ * Where a front-to-back search of a list stops for each key value, comparing with Go's `==`, built once so
+ * that long lists are not searched again for every item: the first position of each hashable key value,
+ * and the first item whose key is a map or a list, where comparing another map or list with it panics.
+ */
+class KeyIndex {
+  private readonly first = new Map<string, number>();
+  private readonly firstUnhashable = new Map<string, number>();
+  size = 0;
+
+  constructor(
+    items: readonly unknown[],
+    private readonly keyOf: ItemKey,
+  ) {
+    for (const item of items) this.push(item);
+  }
+
+  push(item: unknown): void {
+    const position = this.size++;
+    const found = this.keyOf(item);
+    if (found === undefined) return;
+    const type = goTypeOf(found.key);
+    const positions = type === goMapType || type === goSliceType ? this.firstUnhashable : this.first;
+    const key = positions === this.first ? hashKey(found.key) : type;
+    if (!positions.has(key)) positions.set(key, position);
+  }
+
+  /** Where the search for `wanted` stops: the first equal key, or the first comparison that panics. */
+  stop(wanted: unknown): { position: number; panics: boolean } | undefined {
+    const type = goTypeOf(wanted);
+    if (type === goMapType || type === goSliceType) {
+      const position = this.firstUnhashable.get(type);
+      return position === undefined ? undefined : { position, panics: true };
+    }
+    const position = this.first.get(hashKey(wanted));
+    return position === undefined ? undefined : { position, panics: false };
+  }
+
+  /** The position of the first item whose key equals `wanted`, or -1. */
+  find(wanted: unknown): number {
+    const stop = this.stop(wanted);
+    if (stop?.panics) throw panicked();
+    return stop?.position ?? -1;
+  }
+}
+
+/**
+ * findMapInSliceBasedOnKeyValue over an index: the first map holding the merge key value; an item that is
+ * not a map, met before it, is refused.
+ */
+class MergeKeyIndex {
+  private readonly index: KeyIndex;
+  private firstNonMap = -1;
+
+  constructor(items: readonly unknown[], mergeKey: string) {
+    this.index = new KeyIndex([], (item) =>
+      isJsonObject(item) && has(item, mergeKey) ? { key: item[mergeKey] } : undefined,
+    );
+    for (const item of items) this.push(item);
+  }
+
+  push(item: unknown): void {
+    if (this.firstNonMap < 0 && !isJsonObject(item)) this.firstNonMap = this.index.size;
+    this.index.push(item);
+  }
+
+  find(value: unknown): number {
+    const stop = this.index.stop(value);
+    if (this.firstNonMap >= 0 && (stop === undefined || this.firstNonMap < stop.position)) {
+      throw patchFailure(`value for key ${this.firstNonMap} is not a map.`);
+    }
+    if (stop?.panics) throw panicked();
+    return stop?.position ?? -1;
+  }
 }
 
 /**
@@ -143,9 +181,11 @@ function deepCopy(v: unknown): unknown {
  * in-place effects decide where server-only items land. The backing's length stands for the capacity.
  */
 class GoSlice {
+  /** `grown`: the backing is one an append allocated, which no other list shares. */
   constructor(
     readonly backing: unknown[],
     readonly length: number,
+    private readonly grown = false,
   ) {}
 
   static of(items: unknown[]): GoSlice {
@@ -156,14 +196,15 @@ class GoSlice {
     return this.backing.slice(0, this.length);
   }
 
+  /** Go's append: into the backing while it has room, else into a new one, which later appends extend. */
   append(v: unknown): GoSlice {
     if (this.length < this.backing.length) {
       this.backing[this.length] = v;
-      return new GoSlice(this.backing, this.length + 1);
+      return new GoSlice(this.backing, this.length + 1, this.grown);
     }
-    const grown = this.items();
-    grown.push(v);
-    return GoSlice.of(grown);
+    const backing = this.grown ? this.backing : this.items();
+    backing.push(v);
+    return new GoSlice(backing, this.length + 1, true);
   }
 
   removeAt(i: number): GoSlice {
@@ -192,9 +233,11 @@ function foldName(s: string): string {
 }
 
 class Schema {
+  /** `depth`: how many containers deep the value this schema describes lies in the object, the root being 1. */
   constructor(
     private readonly table: FieldTable,
     readonly node: GoNode,
+    readonly depth = 1,
   ) {}
 
   /** reflect.Kind of the Go type. */
@@ -232,7 +275,7 @@ class Schema {
     }
     const tags = def.patch !== undefined && Object.hasOwn(def.patch, field) ? def.patch[field] : undefined;
     return {
-      schema: new Schema(this.table, fields[field] as FieldNode),
+      schema: new Schema(this.table, fields[field] as FieldNode, this.depth + 1),
       strategies: (tags?.strategy ?? "").split(","),
       mergeKey: tags?.mergeKey ?? "",
     };
@@ -242,9 +285,9 @@ class Schema {
   lookupForSlice(key: string): PatchMeta {
     const meta = this.lookupForStruct(key);
     const n = meta.schema.node;
-    if (n === "bytes") return { ...meta, schema: new Schema(this.table, "uint8") };
+    if (n === "bytes") return { ...meta, schema: new Schema(this.table, "uint8", meta.schema.depth + 1) };
     if (typeof n === "object" && "list" in n) {
-      const elem = new Schema(this.table, n.list);
+      const elem = new Schema(this.table, n.list, meta.schema.depth + 1);
       if (elem.kind() === "slice") throw patchFailure("unexpected slice of slice");
       return { ...meta, schema: elem };
     }
@@ -302,29 +345,50 @@ function applyRetainKeys(original: JsonObject, patch: JsonObject): void {
   for (const key of Object.keys(original)) if (!isRetained(key)) delete original[key];
 }
 
-/** Removes maps carrying `$patch` from a value taken whole; false when the value itself is one. */
+/**
+ * Removes maps carrying `$patch` from a value taken whole; false when the value itself is one. Lists come
+ * back as new lists, maps are edited in place.
+ */
 function removeDirectives(v: unknown): { value: unknown; keep: boolean } {
-  if (Array.isArray(v)) {
-    const kept = v.map(removeDirectives).filter((r) => r.keep);
-    return { value: kept.map((r) => r.value), keep: true };
+  const isDirective = (item: unknown) => isJsonObject(item) && has(item, directiveMarker);
+  if (isDirective(v)) return { value: null, keep: false };
+  const value = Array.isArray(v) ? [] : v;
+  const pending: [unknown, unknown][] = [[v, value]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [from, to] = next;
+    if (Array.isArray(from)) {
+      for (const item of from) {
+        if (isDirective(item)) continue;
+        const copy = Array.isArray(item) ? [] : item;
+        (to as unknown[]).push(copy);
+        pending.push([item, copy]);
+      }
+    } else if (isJsonObject(from)) {
+      for (const [key, item] of Object.entries(from)) {
+        if (isDirective(item)) {
+          delete from[key];
+          continue;
+        }
+        const copy = Array.isArray(item) ? [] : item;
+        put(from, key, copy);
+        pending.push([item, copy]);
+      }
+    }
   }
-  if (!isJsonObject(v)) return { value: v, keep: true };
-  if (has(v, directiveMarker)) return { value: null, keep: false };
-  for (const [key, item] of Object.entries(v)) {
-    const r = removeDirectives(item);
-    if (r.keep) put(v, key, r.value);
-    else delete v[key];
-  }
-  return { value: v, keep: true };
+  return { value, keep: true };
 }
 
+/** Removes null members from every map in `v`, lists' maps included. */
 function discardNulls(v: unknown): void {
-  if (Array.isArray(v)) {
-    for (const item of v) discardNulls(item);
-  } else if (isJsonObject(v)) {
-    for (const [key, item] of Object.entries(v)) {
-      if (item === null) delete v[key];
-      else discardNulls(item);
+  const pending = [v];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+    } else if (isJsonObject(next)) {
+      for (const [key, item] of Object.entries(next)) {
+        if (item === null) delete next[key];
+        else pending.push(item);
+      }
     }
   }
 }
@@ -358,11 +422,17 @@ function elementKind(...lists: unknown[][]): string {
   return kind;
 }
 
-/** Position of an item in a list: by merge key value for maps, by value for primitives. */
-function indexIn(list: unknown[], item: unknown, mergeKey: string, kind: string): number {
-  const keyOf = (v: unknown) => (kind !== goMapType ? v : isJsonObject(v) && has(v, mergeKey) ? v[mergeKey] : null);
-  const wanted = keyOf(item);
-  return list.findIndex((v) => goEqual(wanted, keyOf(v)));
+/** What list items are ordered by: the merge key value for maps (null when missing), the value for primitives. */
+function orderKey(mergeKey: string, kind: string): (item: unknown) => unknown {
+  if (kind !== goMapType) return (item) => item;
+  return (item) => (isJsonObject(item) && has(item, mergeKey) ? item[mergeKey] : null);
+}
+
+/** Positions of items in `list` by their order key. */
+function positionsIn(list: unknown[], mergeKey: string, kind: string): (item: unknown) => number {
+  const keyOf = orderKey(mergeKey, kind);
+  const index = new KeyIndex(list, (item) => ({ key: keyOf(item) }));
+  return (item) => index.find(keyOf(item));
 }
 
 function validateMergeKeys(mergeKey: string, ...lists: unknown[][]): void {
@@ -393,10 +463,11 @@ function sortByOrder(toSort: unknown[], order: unknown[], mergeKey: string, kind
     validateMergeKeys(mergeKey, toSort, order);
     ({ kept: items, deleted } = splitDeletions(toSort));
   }
+  const positionOf = positionsIn(order, mergeKey, kind);
   const less = (a: unknown, b: unknown): boolean => {
-    const ia = indexIn(order, a, mergeKey, kind);
+    const ia = positionOf(a);
     if (ia < 0) return true;
-    const ib = indexIn(order, b, mergeKey, kind);
+    const ib = positionOf(b);
     return ib < 0 || ia < ib;
   };
   const sorted = [...items].sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0));
@@ -409,14 +480,15 @@ function sortByOrder(toSort: unknown[], order: unknown[], mergeKey: string, kind
  */
 function interleave(left: unknown[], right: unknown[], serverOrder: unknown[], mergeKey: string, kind: string) {
   const out: unknown[] = [];
+  const positionOf = positionsIn(serverOrder, mergeKey, kind);
   let i = 0;
   let j = 0;
   while (i < left.length || j < right.length) {
     if (j >= right.length) out.push(left[i++]);
     else if (i >= left.length) out.push(right[j++]);
     else {
-      const li = indexIn(serverOrder, left[i], mergeKey, kind);
-      const ri = indexIn(serverOrder, right[j], mergeKey, kind);
+      const li = positionOf(left[i]);
+      const ri = positionOf(right[j]);
       if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
       else out.push(right[j++]);
     }
@@ -438,15 +510,6 @@ function normalizeOrder(
   return interleave(inServerOrder, inPatchOrder, serverOrder, mergeKey, kind);
 }
 
-/** findMapInSliceBasedOnKeyValue. */
-function findByKey(list: unknown[], mergeKey: string, value: unknown): number {
-  for (const [i, item] of list.entries()) {
-    if (!isJsonObject(item)) throw patchFailure(`value for key ${i} is not a map.`);
-    if (has(item, mergeKey) && goEqual(item[mergeKey], value)) return i;
-  }
-  return -1;
-}
-
 /** Splits merged items into those the patch (or order list) names and the server-only rest. */
 function partition(merged: unknown[], by: unknown[], mergeKey: string): { named: unknown[]; serverOnly: unknown[] } {
   const named: unknown[] = [];
@@ -456,10 +519,11 @@ function partition(merged: unknown[], by: unknown[], mergeKey: string): { named:
     for (const item of merged) (inPatch.has(hashKey(item)) ? named : serverOnly).push(item);
     return { named, serverOnly };
   }
+  const index = new MergeKeyIndex(by, mergeKey);
   for (const item of merged) {
     if (!isJsonObject(item)) throw badArgType(goMapType, item);
     if (!has(item, mergeKey)) throw noMergeKey(item, mergeKey);
-    (findByKey(by, mergeKey, item[mergeKey]) >= 0 ? named : serverOnly).push(item);
+    (index.find(item[mergeKey]) >= 0 ? named : serverOnly).push(item);
   }
   return { named, serverOnly };
 }
@@ -498,6 +562,8 @@ function validateAgainstOrder(patchList: unknown[], order: unknown[], mergeKey: 
 // --- Merging ---
 
 function mergeMap(original: JsonObject, patch: JsonObject, schema: Schema): JsonObject {
+  // Merging recurses where both sides nest; past kapi's deepest object the result could not be stored anyway.
+  if (schema.depth > maxObjectDepth) throw storedObjectTooDeep("{");
   if (has(patch, directiveMarker)) return mapDirective(patch[directiveMarker], patch);
   applyRetainKeys(original, patch);
   applyElementOrders(original, patch, schema);
@@ -596,21 +662,94 @@ function mergeList(
   return normalizeOrder(named, serverOnly, patchItems, serverOrder, mergeKey, kind);
 }
 
-/** deduplicateScalars, which keeps the first of equal values (its reordering is undone by sorting). */
+/**
+ * deduplicateScalars: one of each value. kube's swaps leave another order, which the ordering that follows
+ * undoes, so the first of equal values is kept in place.
+ */
 function deduplicate(items: unknown[]): unknown[] {
-  const out = [...items];
-  let last = out.length - 1;
-  for (let i = 0; i < last; i++) {
-    for (let j = i + 1; j <= last; j++) {
-      if (goEqual(out[i], out[j])) {
-        out[j] = out[last];
-        out.length = last;
-        last--;
-        j--;
-      }
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = hashKey(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * `$patch: delete` items of a keyed list: each removes every live item with its merge key value, first to
+ * last, as kube does by shifting the rest of the list left in place once per item. The removals are noted
+ * as the directives come and done at once, leaving the backing array as kube's shifts leave it: the kept
+ * items, then in the freed slots what each shift left behind (the slice's last item at that time).
+ */
+class Deletions {
+  private readonly positions = new Map<string, number[]>();
+  private readonly unhashable = new Set<string>();
+  private readonly removed: number[] = [];
+  /** A list holding non-maps is searched item by item, for kube's error at the first one met. */
+  private slow: GoSlice | undefined;
+
+  constructor(
+    private readonly live: GoSlice,
+    private readonly mergeKey: string,
+  ) {
+    const items = live.items();
+    if (!items.every(isJsonObject)) {
+      this.slow = live;
+      return;
     }
+    items.forEach((item, position) => {
+      if (!has(item, mergeKey)) return;
+      const key = item[mergeKey];
+      const type = goTypeOf(key);
+      if (type === goMapType || type === goSliceType) {
+        this.unhashable.add(type);
+        return;
+      }
+      const hash = hashKey(key);
+      const list = this.positions.get(hash);
+      if (list === undefined) this.positions.set(hash, [position]);
+      else list.push(position);
+    });
   }
-  return out;
+
+  remove(key: unknown): void {
+    if (this.slow !== undefined) {
+      for (let i = new MergeKeyIndex(this.slow.items(), this.mergeKey).find(key); i >= 0; ) {
+        this.slow = this.slow.removeAt(i);
+        i = new MergeKeyIndex(this.slow.items(), this.mergeKey).find(key);
+      }
+      return;
+    }
+    const type = goTypeOf(key);
+    if (type === goMapType || type === goSliceType) {
+      if (this.unhashable.has(type)) throw panicked();
+      return;
+    }
+    const hash = hashKey(key);
+    for (const position of this.positions.get(hash) ?? []) this.removed.push(position);
+    this.positions.delete(hash);
+  }
+
+  /** The live list after the removals, in the same backing array. */
+  apply(): GoSlice {
+    if (this.slow !== undefined) return this.slow;
+    const { backing, length } = this.live;
+    if (this.removed.length === 0) return this.live;
+    const items = this.live.items();
+    const gone = new Uint8Array(length);
+    let last = length - 1;
+    this.removed.forEach((position, j) => {
+      gone[position] = 1;
+      while (last >= 0 && gone[last] === 1) last--;
+      if (j < this.removed.length - 1) backing[length - 2 - j] = items[last];
+    });
+    let kept = 0;
+    items.forEach((item, position) => {
+      if (gone[position] !== 1) backing[kept++] = item;
+    });
+    return new GoSlice(backing, kept);
+  }
 }
 
 /**
@@ -623,7 +762,7 @@ function applyItemDirectives(
   mergeKey: string,
 ): { live: GoSlice; patchItems: unknown[] } {
   const plain: unknown[] = [];
-  let live = original;
+  const deletions = new Deletions(original, mergeKey);
   let replace = false;
   for (const v of patch) {
     const item = v as JsonObject;
@@ -634,10 +773,7 @@ function applyItemDirectives(
     const directive = item[directiveMarker];
     if (directive === "delete") {
       if (!has(item, mergeKey)) throw noMergeKey(item, mergeKey);
-      for (let i = findByKey(live.items(), mergeKey, item[mergeKey]); i >= 0; ) {
-        live = live.removeAt(i);
-        i = findByKey(live.items(), mergeKey, item[mergeKey]);
-      }
+      deletions.remove(item[mergeKey]);
     } else if (directive === "replace") {
       replace = true;
     } else if (directive === "merge") {
@@ -646,18 +782,22 @@ function applyItemDirectives(
       throw badPatchType(directive, item);
     }
   }
-  return replace ? { live: GoSlice.of(plain), patchItems: [] } : { live, patchItems: plain };
+  return replace ? { live: GoSlice.of(plain), patchItems: [] } : { live: deletions.apply(), patchItems: plain };
 }
 
 /** Patch items merge into the live item with their merge key value, or are appended. */
 function mergeItems(live: GoSlice, patchItems: unknown[], mergeKey: string, schema: Schema): GoSlice {
   let out = live;
+  const index = new MergeKeyIndex(live.items(), mergeKey);
   for (const v of patchItems) {
     const item = v as JsonObject;
     if (!has(item, mergeKey)) throw noMergeKey(item, mergeKey);
-    const i = findByKey(out.items(), mergeKey, item[mergeKey]);
+    const i = index.find(item[mergeKey]);
     if (i >= 0) out.backing[i] = mergeMap(out.backing[i] as JsonObject, item, schema);
-    else out = out.append(item);
+    else {
+      out = out.append(item);
+      index.push(item);
+    }
   }
   return out;
 }
@@ -674,9 +814,10 @@ function mergeItems(live: GoSlice, patchItems: unknown[], mergeKey: string, sche
  * Throws StatusError as kube answers: 400 BadRequest when the body is not a JSON object
  * (`json: cannot unmarshal array into Go value of type map[string]interface {}`) and for malformed
  * `$deleteFromPrimitiveList`, `$retainKeys` and `$setElementOrder` directives (`invalid patch format of
- * …`); 422 for lists of lists; 500 with kube's error text for everything else kube does not map
- * (a missing merge key, an unknown `$patch`, an order that contradicts the patch list, a field the
- * schema lacks where both sides hold objects or lists).
+ * …`); 422 for lists of lists; 400 with kube's error text for everything else kube does not map and
+ * answers 500 (a missing merge key, an unknown `$patch`, an order that contradicts the patch list, a
+ * field the schema lacks where both sides hold objects or lists); 400 `invalid character '{' exceeded
+ * max depth` where merging would nest past the deepest object kapi stores.
  */
 export function applyStrategicMergePatch(
   original: unknown,
@@ -685,13 +826,13 @@ export function applyStrategicMergePatch(
   root: FieldNode,
 ): unknown {
   if (!isJsonObject(original)) throw new Error("strategic merge patch applies to a JSON object");
-  const target = deepCopy(original) as JsonObject;
+  const target = cloneJson(original);
   if (patch === null) return target;
   if (!isJsonObject(patch)) {
     const found = Array.isArray(patch) ? "array" : typeof patch === "boolean" ? "bool" : typeof patch;
     throw badRequest(`json: cannot unmarshal ${found} into Go value of type ${goMapType}`);
   }
-  return mergeMap(target, deepCopy(patch) as JsonObject, new Schema(table, root));
+  return mergeMap(target, cloneJson(patch), new Schema(table, root));
 }
 
 /**

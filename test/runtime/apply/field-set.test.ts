@@ -44,4 +44,16 @@ describe("FieldSet", () => {
   it("finds leaves", () => {
     expect(texts(set("a", "a.b", "c").leaves())).toEqual([".c", ".a.b"]);
   });
+
+  it("comes out the same however the paths were inserted", () => {
+    const all = Array.from({ length: 200 }, (_, i) => `n${String(i).padStart(3, "0")}.v`);
+    const shuffled = all.map((_, i) => all[(i * 73) % all.length] as string);
+    const backwards = [...all].reverse();
+    const sorted = texts(set(...all));
+    expect(texts(set(...shuffled))).toEqual(sorted);
+    expect(texts(set(...backwards, ...backwards))).toEqual(sorted);
+    const members = set(...backwards.map((path) => path.split(".")[0] as string));
+    expect(members.members.map((pe) => ("field" in pe ? pe.field : ""))).toEqual(all.map((path) => path.split(".")[0]));
+    expect(set(...backwards).equals(set(...all))).toBe(true);
+  });
 });
