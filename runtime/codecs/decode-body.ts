@@ -4,7 +4,14 @@
 // refuses a body that is not an object. Failures are the 400s kube's handlers send, worded the same way.
 // Protobuf bodies are decoded into the same JSON form (protobuf/protobuf-body.ts).
 import { badRequest, unsupportedMediaType } from "../errors/status-error.js";
-import { bodyGvk, cannotBeHandled, type GroupVersionKind, jsonKind, unrecognizedBody } from "./decode-errors.js";
+import {
+  bodyGvk,
+  cannotBeHandled,
+  type GroupVersionKind,
+  jsonKind,
+  typeMetaPrefix,
+  unrecognizedBody,
+} from "./decode-errors.js";
 import { parseJson } from "./json-body.js";
 import type { DuplicateKeys, ParsedBody, ParseFailure } from "./parsed-body.js";
 import { parseProtobuf } from "./protobuf/protobuf-body.js";
@@ -34,8 +41,6 @@ interface BodyDecoder {
   /** How kube words a body this parser refuses. */
   reason(error: string): string;
 }
-
-const typeMetaPrefix = "couldn't get version/kind; json parse error: ";
 
 /** Decoders by media type, in the order kube lists accepted types. */
 const decoders = new Map<string, BodyDecoder>([
@@ -97,7 +102,8 @@ export function decodeBody(
     target === undefined ? badRequest(reason) : unrecognizedBody(target.kind, reason, body);
   const parsed = decoder.parse(body, target);
   if ("error" in parsed) {
-    const reason = decoder.reason(parsed.error);
+    // Converted YAML nesting too deep fails where kube reads the JSON's kind.
+    const reason = parsed.convertedJson ? `${typeMetaPrefix}${parsed.error}` : decoder.reason(parsed.error);
     if (parsed.claimed !== undefined && target !== undefined) {
       throw cannotBeHandled({ ...parsed.claimed, into: target.kind }, reason);
     }

@@ -3,6 +3,9 @@
 // otherwise quoting the start of the body; and the names those messages use.
 import { badRequest, type StatusError } from "../errors/status-error.js";
 
+/** How kube words a body whose apiVersion and kind it cannot read as JSON (after YAML's conversion, too). */
+export const typeMetaPrefix = "couldn't get version/kind; json parse error: ";
+
 /** What the body says it is (defaulted from the endpoint where it says nothing) and what it must become. */
 export interface HandledAs {
   kind: string;

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants, gzip } from "node:zlib";
 import { toGoYaml } from "./go-yaml.js";
+import { jsonText } from "./json-text.js";
 import { PROTOBUF_MEDIA_TYPE } from "./protobuf/envelope.js";
 import { encodeProtobuf } from "./protobuf/protobuf-response.js";
 import { errorFormat, type ResponseFormat } from "./response-format.js";
@@ -36,7 +37,7 @@ export function encodeObject(format: ResponseFormat, value: unknown): EncodedBod
   if (format.kind === "yaml" || ("yaml" in format && format.yaml === true)) {
     return { contentType: "application/yaml", body: Buffer.from(toGoYaml(value)) };
   }
-  const text = "pretty" in format && format.pretty ? JSON.stringify(value, null, 2) : `${JSON.stringify(value)}\n`;
+  const text = "pretty" in format && format.pretty ? jsonText(value, true) : `${jsonText(value)}\n`;
   return { contentType: "application/json", body: Buffer.from(escapeGoJson(text)) };
 }
 

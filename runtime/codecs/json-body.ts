@@ -6,7 +6,7 @@
 import { type DuplicateKey, fieldPath, type ParsedBody, type ParseFailure, setKey } from "./parsed-body.js";
 
 /** encoding/json's scanner refuses deeper nesting. */
-const maxDepth = 10000;
+export const maxJsonDepth = 10000;
 
 class SyntaxFailure {
   constructor(readonly message: string) {}
@@ -199,7 +199,7 @@ class Parser {
   }
 
   private checkDepth(c: number): void {
-    if (this.stack.length >= maxDepth) throw this.fail(c, "exceeded max depth");
+    if (this.stack.length >= maxJsonDepth) throw this.fail(c, "exceeded max depth");
   }
 
   /** Reads `"key":` into the frame; `c` is the byte where the key should start. */

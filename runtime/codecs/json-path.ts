@@ -2,7 +2,8 @@
 // `.field` (`\.` escapes a dot), `..field`, `.*`, `[n]`, `[a:b:c]`, `[*]`, `['key']`, `[a,b]`, and filters
 // `[?(@.type=="Ready")]` with ==, !=, <, >, <=, >= or bare existence. Missing keys yield nothing, as printer
 // columns evaluate with AllowMissingKeys; what client-go reports as an error throws a JsonPathError.
-import { goJson, goNumber } from "../errors/format-field-error.js";
+import { goNumber } from "../errors/format-field-error.js";
+import { goJsonText } from "../patch/json-tree.js";
 import { isJsonObject } from "./json-object.js";
 
 export class JsonPathError extends Error {
@@ -204,12 +205,16 @@ function children(v: unknown): unknown[] {
   return [];
 }
 
+/** Every value with children and every container below it, parents before children, in document order. */
 function descendants(input: readonly unknown[]): unknown[] {
   const out: unknown[] = [];
-  for (const value of input) {
+  const pending = [...input].reverse();
+  while (pending.length > 0) {
+    const value = pending.pop();
     const kids = children(value);
     if (kids.length === 0) continue;
-    out.push(value, ...descendants(kids));
+    out.push(value);
+    for (let i = kids.length - 1; i >= 0; i--) pending.push(kids[i]);
   }
   return out;
 }
@@ -329,5 +334,5 @@ export function printJsonPathValue(value: unknown): string {
   if (typeof value === "string") return value;
   if (typeof value === "number") return goNumber(value);
   if (typeof value === "boolean") return String(value);
-  return goJson(value);
+  return goJsonText(value);
 }

@@ -23,6 +23,11 @@ export interface ParsedBody {
 /** A body that is not well-formed, with the parser's message in the words kube's decoder uses. */
 export interface ParseFailure {
   error: string;
+  /**
+   * YAML only: the YAML converted, but the JSON it became is refused by encoding/json's reader (it nests too
+   * deep); kube reports that from whichever step reads the JSON next.
+   */
+  convertedJson?: true;
 }
 
 /** Strict-decoding paths: struct fields and map keys joined by dots, list items as `[i]`. */

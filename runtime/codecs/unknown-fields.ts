@@ -11,7 +11,7 @@ import { duplicateFieldProblem, unknownFieldProblem } from "./field-validation.j
 import { base64ErrorOffset } from "./go-base64.js";
 import { quantityError } from "./go-quantity.js";
 import { isJsonObject, type JsonObject } from "./json-object.js";
-import { type DuplicateKey, type DuplicateKeys, fieldPath } from "./parsed-body.js";
+import type { DuplicateKey, DuplicateKeys } from "./parsed-body.js";
 
 export interface FieldCheck {
   /** Paths of the fields removed. */
@@ -61,16 +61,62 @@ function goType(node: FieldNode): string {
   return "list" in node ? `[]${goType(node.list)}` : `map[string]${goType(node.map)}`;
 }
 
+/** A path one step further: struct fields and map keys after a dot, list items as `[i]`. */
+function pathTo(parent: string, step: string | number): string {
+  if (typeof step === "number") return `${parent}[${step}]`;
+  return parent === "" ? step : `${parent}.${step}`;
+}
+
+interface StructFrame {
+  kind: "struct";
+  obj: JsonObject;
+  def: FieldDefinition;
+  keys: string[];
+  /** The next key to look at, and how many of the object's repeated keys are reported. */
+  at: number;
+  repeats: readonly DuplicateKey[] | undefined;
+  reported: number;
+  path: string;
+  /** The innermost struct when this one was entered. */
+  outer: string;
+  /** Whether a field's value is being walked, to be left when its frame is done. */
+  inField: boolean;
+}
+
+interface MapFrame {
+  kind: "map";
+  obj: JsonObject;
+  node: FieldNode;
+  keys: string[];
+  at: number;
+  repeats: readonly DuplicateKey[] | undefined;
+  reported: number;
+  path: string;
+}
+
+interface ListFrame {
+  kind: "list";
+  items: readonly unknown[];
+  node: FieldNode;
+  at: number;
+  path: string;
+}
+
+type Frame = StructFrame | MapFrame | ListFrame;
+
+/**
+ * The walk keeps its own stack: a kind whose definitions nest (a CRD's JSONSchemaProps) may be nested as
+ * deep as the JSON decoder allows, thousands of levels.
+ */
 class FieldWalker {
   readonly unknown: string[] = [];
   readonly problems: string[] = [];
   fatal: string | undefined;
   private readonly reported = new Set<string>();
-  /** Keys and list indexes down to the current value; paths are only spelled out for a report. */
-  private readonly path: (string | number)[] = [];
   /** encoding/json's error context: the struct field names from the top, and the innermost struct. */
   private readonly goFields: string[] = [];
   private goStruct = "";
+  private readonly stack: Frame[] = [];
 
   constructor(private readonly repeats: DuplicateKeys | undefined) {}
 
@@ -78,13 +124,6 @@ class FieldWalker {
     if (this.problems.length >= maxProblems || this.reported.has(problem)) return;
     this.reported.add(problem);
     this.problems.push(problem);
-  }
-
-  private pathTo(key: string): string {
-    this.path.push(key);
-    const path = fieldPath(this.path);
-    this.path.pop();
-    return path;
   }
 
   private typeError(what: string, node: FieldNode): void {
@@ -95,78 +134,117 @@ class FieldWalker {
   }
 
   /**
-   * Reports the keys repeated before the `upTo`-th distinct key of an object (only the fields a struct
-   * knows: an unknown one is reported once, as unknown); returns how many of `list` are done.
+   * Reports the keys repeated before the `upTo`-th distinct key of an object at `path` (only the fields a
+   * struct knows: an unknown one is reported once, as unknown); returns how many of `list` are done.
    */
-  private repeated(list: readonly DuplicateKey[], from: number, upTo: number, def?: FieldDefinition): number {
+  private repeated(
+    list: readonly DuplicateKey[],
+    from: number,
+    upTo: number,
+    path: string,
+    def?: FieldDefinition,
+  ): number {
     let i = from;
     for (; i < list.length && (list[i] as DuplicateKey).after <= upTo; i++) {
       const key = (list[i] as DuplicateKey).key;
-      if (def === undefined || Object.hasOwn(def.fields, key)) this.strict(duplicateFieldProblem(this.pathTo(key)));
+      if (def === undefined || Object.hasOwn(def.fields, key)) this.strict(duplicateFieldProblem(pathTo(path, key)));
     }
     return i;
   }
 
-  value(v: unknown, node: FieldNode): void {
-    if (v === null) return;
+  /** Walks `obj` as the struct `def`. */
+  walk(obj: JsonObject, def: FieldDefinition): void {
+    this.enterStruct(obj, def, "");
+    for (let top = this.stack.at(-1); top !== undefined; top = this.stack.at(-1)) {
+      if (!this.advance(top)) this.stack.pop();
+    }
+  }
+
+  /** Checks a value against its node: scalars at once, containers by pushing a frame (then true). */
+  private value(v: unknown, node: FieldNode, path: string): boolean {
+    if (v === null) return false;
     if (typeof node === "number") {
-      if (isJsonObject(v)) this.struct(v, definition(node));
-      else this.typeError(jsonKind(v), node);
+      if (isJsonObject(v)) return this.enterStruct(v, definition(node), path);
+      this.typeError(jsonKind(v), node);
     } else if (typeof node === "string") this.scalar(v, node);
     else if ("list" in node) {
-      if (Array.isArray(v)) this.list(v, node.list);
-      else this.typeError(jsonKind(v), node);
-    } else if (isJsonObject(v)) this.map(v, node.map);
-    else this.typeError(jsonKind(v), node);
+      if (!Array.isArray(v)) this.typeError(jsonKind(v), node);
+      else if (v.length > 0) {
+        this.stack.push({ kind: "list", items: v, node: node.list, at: 0, path });
+        return true;
+      }
+    } else if (isJsonObject(v)) {
+      const keys = Object.keys(v);
+      const repeats = this.repeats?.get(v);
+      this.stack.push({ kind: "map", obj: v, node: node.map, keys, at: 0, repeats, reported: 0, path });
+      return true;
+    } else this.typeError(jsonKind(v), node);
+    return false;
   }
 
-  struct(obj: JsonObject, def: FieldDefinition): void {
+  private enterStruct(obj: JsonObject, def: FieldDefinition, path: string): boolean {
     const repeats = this.repeats?.get(obj);
     const keys = Object.keys(obj);
-    let done = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      if (repeats !== undefined) done = this.repeated(repeats, done, i, def);
-      const node = Object.hasOwn(def.fields, key) ? def.fields[key] : undefined;
+    const outer = this.goStruct;
+    this.stack.push({ kind: "struct", obj, def, keys, at: 0, repeats, reported: 0, path, outer, inField: false });
+    return true;
+  }
+
+  /** Moves the top frame on to its next entry with a value to walk; false once it has none left. */
+  private advance(top: Frame): boolean {
+    switch (top.kind) {
+      case "list":
+        while (top.at < top.items.length) {
+          const i = top.at++;
+          if (this.value(top.items[i], top.node, pathTo(top.path, i))) return true;
+        }
+        return false;
+      case "map":
+        while (top.at < top.keys.length) {
+          const i = top.at++;
+          const key = top.keys[i] as string;
+          if (top.repeats !== undefined) top.reported = this.repeated(top.repeats, top.reported, i, top.path);
+          if (this.value(top.obj[key], top.node, pathTo(top.path, key))) return true;
+        }
+        if (top.repeats !== undefined) this.repeated(top.repeats, top.reported, top.keys.length, top.path);
+        return false;
+      case "struct":
+        return this.advanceStruct(top);
+    }
+  }
+
+  private advanceStruct(top: StructFrame): boolean {
+    if (top.inField) this.leaveField(top);
+    while (top.at < top.keys.length) {
+      const i = top.at++;
+      const key = top.keys[i] as string;
+      if (top.repeats !== undefined) {
+        top.reported = this.repeated(top.repeats, top.reported, i, top.path, top.def);
+      }
+      const node = Object.hasOwn(top.def.fields, key) ? top.def.fields[key] : undefined;
       if (node === undefined) {
-        const path = this.pathTo(key);
+        const path = pathTo(top.path, key);
         this.unknown.push(path);
         this.strict(unknownFieldProblem(path));
-        delete obj[key];
+        delete top.obj[key];
         continue;
       }
-      const outer = this.goStruct;
-      this.path.push(key);
       this.goFields.push(key);
-      this.goStruct = def.name;
-      this.value(obj[key], node);
-      this.path.pop();
-      this.goFields.pop();
-      this.goStruct = outer;
+      this.goStruct = top.def.name;
+      if (this.value(top.obj[key], node, pathTo(top.path, key))) {
+        top.inField = true;
+        return true;
+      }
+      this.leaveField(top);
     }
-    if (repeats !== undefined) this.repeated(repeats, done, keys.length, def);
+    if (top.repeats !== undefined) this.repeated(top.repeats, top.reported, top.keys.length, top.path, top.def);
+    return false;
   }
 
-  private list(items: readonly unknown[], node: FieldNode): void {
-    for (let i = 0; i < items.length; i++) {
-      this.path.push(i);
-      this.value(items[i], node);
-      this.path.pop();
-    }
-  }
-
-  private map(obj: JsonObject, node: FieldNode): void {
-    const repeats = this.repeats?.get(obj);
-    const keys = Object.keys(obj);
-    let done = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      if (repeats !== undefined) done = this.repeated(repeats, done, i);
-      this.path.push(key);
-      this.value(obj[key], node);
-      this.path.pop();
-    }
-    if (repeats !== undefined) this.repeated(repeats, done, keys.length);
+  private leaveField(top: StructFrame): void {
+    this.goFields.pop();
+    this.goStruct = top.outer;
+    top.inField = false;
   }
 
   private scalar(v: unknown, node: ScalarField): void {
@@ -229,7 +307,7 @@ class FieldWalker {
  */
 export function checkFields(obj: JsonObject, n: number, repeats?: DuplicateKeys): FieldCheck {
   const walker = new FieldWalker(repeats);
-  walker.struct(obj, definition(n));
+  walker.walk(obj, definition(n));
   const check: FieldCheck = { unknown: walker.unknown, problems: walker.problems };
   if (walker.fatal !== undefined) check.fatal = walker.fatal;
   return check;

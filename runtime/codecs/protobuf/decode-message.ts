@@ -76,44 +76,97 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
 }
 
+/** gogo-protobuf nests messages without bound; kapi stops where kube's JSON reader would (see decodeMessage). */
+const maxMessageDepth = 10000;
+
+/** A message nested deeper than maxMessageDepth. */
+export class MessageTooDeep extends ProtobufError {}
+
+/** A message being read: where its fields go, and what is done with it once its bytes are read. */
+interface MessageFrame {
+  kind: "message";
+  reader: WireReader;
+  plan: MessagePlan;
+  out: JsonObject;
+  path: string;
+  done: (out: JsonObject) => void;
+}
+
+/** A map entry being read: key 1 and value 2, either of which may be left out for its zero value. */
+interface EntryFrame {
+  kind: "entry";
+  reader: WireReader;
+  /** The message holding the map, named in errors. */
+  plan: MessagePlan;
+  field: ValueField;
+  map: JsonObject;
+  path: string;
+  key: string;
+  value: unknown;
+  seen: boolean;
+}
+
+type Frame = MessageFrame | EntryFrame;
+
+/** Reads messages with a stack of its own: a message may nest as deep as its bytes allow. */
 class MessageDecoder {
+  private readonly stack: Frame[] = [];
+
   constructor(readonly zeros: ZeroFields) {}
 
   /** Reads a message's fields into `out`; a message repeated on the wire merges into what came before. */
-  read(reader: WireReader, plan: MessagePlan, out: JsonObject, path: string): JsonObject {
-    while (!reader.done) {
-      const { field, wireType } = reader.tag(plan.name);
-      const f = plan.fields.get(field);
-      if (f === undefined) reader.skip(wireType);
-      else this.field(reader, wireType, plan, f, out, path);
+  decode(reader: WireReader, plan: MessagePlan, out: JsonObject): JsonObject {
+    this.push(reader, plan, out, "", () => {});
+    for (let top = this.stack.at(-1); top !== undefined; top = this.stack.at(-1)) {
+      if (top.kind === "message") this.step(top);
+      else this.entryStep(top);
     }
     return out;
   }
 
-  private field(reader: WireReader, wireType: number, plan: MessagePlan, f: FieldPlan, out: JsonObject, path: string) {
+  private push(reader: WireReader, plan: MessagePlan, out: JsonObject, path: string, done: (o: JsonObject) => void) {
+    if (this.stack.length >= maxMessageDepth) throw new MessageTooDeep("message nested too deep");
+    this.stack.push({ kind: "message", reader, plan, out, path, done });
+  }
+
+  /** Reads fields of the top message until one opens a message of its own, or the message ends. */
+  private step(top: MessageFrame): void {
+    const { reader, plan } = top;
+    while (!reader.done) {
+      const { field, wireType } = reader.tag(plan.name);
+      const f = plan.fields.get(field);
+      if (f === undefined) reader.skip(wireType);
+      else if (this.field(top, wireType, f)) return;
+    }
+    this.stack.pop();
+    top.done(top.out);
+  }
+
+  /** One field of the top message; true when it opened a frame to be read first. */
+  private field(top: MessageFrame, wireType: number, f: FieldPlan): boolean {
+    const { reader, plan, out, path } = top;
     if (f.shape === "inline") {
       if (wireType !== wireTypes.bytes) throw wrongWireType(wireType, f.goName);
-      this.read(reader.delimited(), f.plan, out, path);
-      return;
+      this.push(reader.delimited(), f.plan, out, path, () => {});
+      return true;
     }
     // The fields of a wire form's message are not JSON fields: what they hold stands where the form does.
     const at = plan.json ? child(path, f.key) : path;
     switch (f.shape) {
-      case "single": {
-        const value = this.value(reader, wireType, f, plan.json, out[f.key], at);
-        if (value === undefined) {
-          delete out[f.key];
-          this.zeros.delete(at);
-          return;
-        }
-        setKey(out, f.key, value);
-        if (plan.json && f.value.kind === "scalar" && isZero(value)) {
-          this.zeros.set(at, { parent: out, key: f.key, value });
-        } else {
-          this.zeros.delete(at);
-        }
-        return;
-      }
+      case "single":
+        return this.value(reader, wireType, f, plan.json, out[f.key], at, (value) => {
+          if (value === undefined) {
+            delete out[f.key];
+            this.zeros.delete(at);
+            return;
+          }
+          setKey(out, f.key, value);
+          if (plan.json && f.value.kind === "scalar" && isZero(value)) {
+            this.zeros.set(at, { parent: out, key: f.key, value });
+          } else {
+            this.zeros.delete(at);
+          }
+        });
       case "list": {
         const list = Array.isArray(out[f.key]) ? (out[f.key] as unknown[]) : [];
         setKey(out, f.key, list);
@@ -125,43 +178,61 @@ class MessageDecoder {
         ) {
           const packed = reader.delimited();
           while (!packed.done) list.push(readScalar(packed, f.value.type, plan.json));
-          return;
+          return false;
         }
-        list.push(this.value(reader, wireType, f, plan.json, undefined, index(at, list.length)) ?? null);
-        return;
+        const item = index(at, list.length);
+        return this.value(reader, wireType, f, plan.json, undefined, item, (value) => list.push(value ?? null));
       }
       case "map": {
         if (wireType !== wireTypes.bytes) throw wrongWireType(wireType, f.goName);
         const map = isObject(out[f.key]) ? (out[f.key] as JsonObject) : {};
         setKey(out, f.key, map);
-        this.entry(reader.delimited(), plan, f, map, at);
-        return;
+        if (this.stack.length >= maxMessageDepth) throw new MessageTooDeep("message nested too deep");
+        const entry: EntryFrame = {
+          kind: "entry",
+          reader: reader.delimited(),
+          plan,
+          field: f,
+          map,
+          path: at,
+          key: "",
+          value: undefined,
+          seen: false,
+        };
+        this.stack.push(entry);
+        return true;
       }
     }
   }
 
-  /** A map entry: key 1, value 2, either of which may be left out for its zero value. */
-  private entry(reader: WireReader, plan: MessagePlan, f: ValueField, map: JsonObject, path: string) {
-    let k = "";
-    let value: unknown;
-    let seen = false;
+  /** Reads the top map entry until its value opens a message, or the entry ends. */
+  private entryStep(entry: EntryFrame): void {
+    const { reader, plan, field: f } = entry;
     while (!reader.done) {
       const { field, wireType } = reader.tag(plan.name);
       if (field === 1) {
         if (wireType !== wireTypes.bytes) throw wrongWireType(wireType, f.goName);
-        k = utf8.decode(reader.delimited().rest());
+        entry.key = utf8.decode(reader.delimited().rest());
       } else if (field === 2) {
-        value = this.value(reader, wireType, f, plan.json, undefined, mapKey(path, k));
-        seen = true;
+        const opened = this.value(reader, wireType, f, plan.json, undefined, mapKey(entry.path, entry.key), (v) => {
+          entry.value = v;
+          entry.seen = true;
+        });
+        if (opened) return;
       } else {
         reader.skip(wireType);
       }
     }
-    if (!seen) value = this.zeroValue(f.value, plan.json, mapKey(path, k));
-    setKey(map, k, value ?? null);
+    this.stack.pop();
+    const set = (value: unknown) => setKey(entry.map, entry.key, value ?? null);
+    if (entry.seen) set(entry.value);
+    else this.zeroValue(f.value, plan.json, mapKey(entry.path, entry.key), set);
   }
 
-  /** One value of a field; undefined where Go's JSON has null. */
+  /**
+   * One value of a field, handed to `done` (undefined where Go's JSON has null); true when it is a message,
+   * whose frame was pushed and calls `done` once read.
+   */
   private value(
     reader: WireReader,
     wireType: number,
@@ -169,38 +240,62 @@ class MessageDecoder {
     json: boolean,
     existing: unknown,
     path: string,
-  ): unknown {
+    done: (value: unknown) => void,
+  ): boolean {
     const plan = f.value;
     const expected = plan.kind === "scalar" ? scalarWireTypes[plan.type] : wireTypes.bytes;
     if (wireType !== expected) throw wrongWireType(wireType, f.goName);
-    return plan.kind === "scalar"
-      ? readScalar(reader, plan.type, json)
-      : this.nested(plan, reader.delimited(), existing, path);
+    if (plan.kind === "scalar") {
+      done(readScalar(reader, plan.type, json));
+      return false;
+    }
+    this.nested(plan, reader.delimited(), existing, path, done);
+    return true;
   }
 
-  private nested(plan: Exclude<ValuePlan, { kind: "scalar" }>, reader: WireReader, existing: unknown, path: string) {
-    if (plan.kind === "message") return this.read(reader, plan.plan, isObject(existing) ? existing : {}, path);
+  /** Pushes the frame reading a message value: an object, or the fields of a wire form converted. */
+  private nested(
+    plan: Exclude<ValuePlan, { kind: "scalar" }>,
+    reader: WireReader,
+    existing: unknown,
+    path: string,
+    done: (value: unknown) => void,
+  ): void {
+    if (plan.kind === "message") {
+      this.push(reader, plan.plan, isObject(existing) ? existing : {}, path, done);
+      return;
+    }
     const empty = reader.done;
-    return formValue(plan.form, this.read(reader, plan.plan, {}, path), empty);
+    this.push(reader, plan.plan, {}, path, (fields) => done(formValue(plan.form, fields, empty)));
   }
 
   /** What Go finds in a map entry that leaves its value out. */
-  private zeroValue(plan: ValuePlan, json: boolean, path: string): unknown {
-    if (plan.kind !== "scalar") return this.nested(plan, new WireReader(new Uint8Array(0)), undefined, path);
+  private zeroValue(plan: ValuePlan, json: boolean, path: string, done: (value: unknown) => void): void {
+    if (plan.kind !== "scalar") {
+      this.nested(plan, new WireReader(new Uint8Array(0)), undefined, path, done);
+      return;
+    }
     switch (plan.type) {
       case "string":
-        return "";
+        done("");
+        return;
       case "bytes":
-        return json ? "" : Buffer.alloc(0);
+        done(json ? "" : Buffer.alloc(0));
+        return;
       case "bool":
-        return false;
+        done(false);
+        return;
       default:
-        return 0;
+        done(0);
     }
   }
 }
 
-/** Reads a message with a JSON plan, listing the zero scalars it wrote in `zeros`. */
+/**
+ * Reads a message with a JSON plan, listing the zero scalars it wrote in `zeros`. Messages nested deeper
+ * than maxMessageDepth throw MessageTooDeep: kube reads such a message, but its JSON form nests deeper than
+ * encoding/json reads back, so that kube fails to store or answer it.
+ */
 export function decodeMessage(bytes: Uint8Array, plan: MessagePlan, out: JsonObject, zeros: ZeroFields): JsonObject {
-  return new MessageDecoder(zeros).read(new WireReader(bytes), plan, out, "");
+  return new MessageDecoder(zeros).decode(new WireReader(bytes), plan, out);
 }

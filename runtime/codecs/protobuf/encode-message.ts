@@ -116,77 +116,125 @@ function zeroOf(plan: ValuePlan): unknown {
   }
 }
 
-function writeValue(w: WireWriter, field: number, plan: ValuePlan, value: unknown): void {
-  switch (plan.kind) {
-    case "scalar":
-      writeScalar(w, field, plan.type, value);
-      return;
-    case "message":
-      if (!isObject(value)) return;
-      w.tag(field, wireTypes.bytes);
-      writeNested(w, plan.plan, value);
-      return;
-    case "form": {
-      const fields = formFields(plan.form, value, onlyKey(plan.plan));
-      if (fields === undefined) return;
-      w.tag(field, wireTypes.bytes);
-      writeNested(w, plan.plan, fields);
-      return;
-    }
-  }
-}
+/** Work left in writing a message, done last in first out so that nested messages are written in place. */
+type Task =
+  /** The fields of a message, from field index `next` on. */
+  | { kind: "fields"; plan: MessagePlan; obj: JsonObject; next: number }
+  /** The end of a length-delimited value begun at `start`. */
+  | { kind: "end"; start: number }
+  | { kind: "list"; number: number; plan: ValuePlan; items: readonly unknown[]; next: number }
+  | { kind: "map"; number: number; plan: ValuePlan; map: JsonObject; keys: string[]; next: number };
 
-function writeNested(w: WireWriter, plan: MessagePlan, value: JsonObject): void {
-  const start = w.begin();
-  writeFields(w, plan, value);
-  w.end(start);
-}
+/**
+ * Writes messages with a stack of tasks of its own rather than recursion: a message (a CRD's schema) may
+ * nest thousands of levels deep.
+ */
+class MessageWriter {
+  private readonly tasks: Task[] = [];
 
-function writeField(w: WireWriter, number: number, f: FieldPlan, obj: JsonObject): void {
-  if (f.shape === "inline") {
-    // An embedded Go struct is a message of its own on the wire, holding fields of the parent's JSON object.
-    w.tag(number, wireTypes.bytes);
-    writeNested(w, f.plan, obj);
-    return;
+  constructor(private readonly w: WireWriter) {}
+
+  write(plan: MessagePlan, obj: JsonObject): void {
+    this.tasks.push({ kind: "fields", plan, obj, next: 0 });
+    for (let task = this.tasks.at(-1); task !== undefined; task = this.tasks.at(-1)) this.run(task);
   }
-  const value = obj[f.key];
-  if (value === undefined || value === null) return;
-  switch (f.shape) {
-    case "single":
-      writeValue(w, number, f.value, value);
-      return;
-    case "list":
-      if (!Array.isArray(value)) return;
-      for (const item of value) writeValue(w, number, f.value, item ?? zeroOf(f.value));
-      return;
-    case "map": {
-      if (!isObject(value)) return;
-      for (const key of Object.keys(value).sort(compareKeys)) {
-        w.tag(number, wireTypes.bytes);
-        const start = w.begin();
-        w.tag(1, wireTypes.bytes);
-        w.string(key);
-        const entry = value[key];
-        if (entry !== undefined && entry !== null) writeValue(w, 2, f.value, entry);
-        w.end(start);
+
+  /** A nested message with its key: begun now, its fields written next, its length once they are. */
+  private nested(field: number, plan: MessagePlan, obj: JsonObject): void {
+    this.w.tag(field, wireTypes.bytes);
+    this.tasks.push({ kind: "end", start: this.w.begin() }, { kind: "fields", plan, obj, next: 0 });
+  }
+
+  private value(field: number, plan: ValuePlan, value: unknown): void {
+    switch (plan.kind) {
+      case "scalar":
+        writeScalar(this.w, field, plan.type, value);
+        return;
+      case "message":
+        if (isObject(value)) this.nested(field, plan.plan, value);
+        return;
+      case "form": {
+        const fields = formFields(plan.form, value, onlyKey(plan.plan));
+        if (fields !== undefined) this.nested(field, plan.plan, fields);
+        return;
       }
-      return;
     }
   }
-}
 
-function writeFields(w: WireWriter, plan: MessagePlan, obj: JsonObject): void {
-  for (const { number, field } of fieldsInOrder(plan)) writeField(w, number, field, obj);
+  /** Does the top task's next step; a task done is removed. */
+  private run(task: Task): void {
+    switch (task.kind) {
+      case "end":
+        this.tasks.pop();
+        this.w.end(task.start);
+        return;
+      case "fields": {
+        const fields = fieldsInOrder(task.plan);
+        if (task.next === fields.length) {
+          this.tasks.pop();
+          return;
+        }
+        const { number, field } = fields[task.next++] as NumberedField;
+        this.field(number, field, task.obj);
+        return;
+      }
+      case "list":
+        if (task.next === task.items.length) {
+          this.tasks.pop();
+          return;
+        }
+        this.value(task.number, task.plan, task.items[task.next++] ?? zeroOf(task.plan));
+        return;
+      case "map": {
+        if (task.next === task.keys.length) {
+          this.tasks.pop();
+          return;
+        }
+        const key = task.keys[task.next++] as string;
+        this.w.tag(task.number, wireTypes.bytes);
+        this.tasks.push({ kind: "end", start: this.w.begin() });
+        this.w.tag(1, wireTypes.bytes);
+        this.w.string(key);
+        const entry = task.map[key];
+        if (entry !== undefined && entry !== null) this.value(2, task.plan, entry);
+        return;
+      }
+    }
+  }
+
+  private field(number: number, f: FieldPlan, obj: JsonObject): void {
+    if (f.shape === "inline") {
+      // An embedded Go struct is a message of its own on the wire, holding fields of the parent's JSON object.
+      this.nested(number, f.plan, obj);
+      return;
+    }
+    const value = obj[f.key];
+    if (value === undefined || value === null) return;
+    switch (f.shape) {
+      case "single":
+        this.value(number, f.value, value);
+        return;
+      case "list":
+        if (Array.isArray(value)) this.tasks.push({ kind: "list", number, plan: f.value, items: value, next: 0 });
+        return;
+      case "map":
+        if (isObject(value)) {
+          const keys = Object.keys(value).sort(compareKeys);
+          this.tasks.push({ kind: "map", number, plan: f.value, map: value, keys, next: 0 });
+        }
+        return;
+    }
+  }
 }
 
 /** Writes `obj` as the message `plan` describes into `w`, without a length. */
 export function writeMessage(w: WireWriter, plan: MessagePlan, obj: JsonObject): void {
-  writeFields(w, plan, obj);
+  new MessageWriter(w).write(plan, obj);
 }
 
 /** The bytes of `obj` as the message `plan` describes. */
 export function encodeMessage(plan: MessagePlan, obj: JsonObject): Buffer {
   const w = new WireWriter();
-  writeFields(w, plan, obj);
+  writeMessage(w, plan, obj);
   return w.finish();
 }

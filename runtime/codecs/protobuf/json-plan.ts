@@ -58,8 +58,17 @@ function jsonKey(fields: Readonly<Record<string, FieldNode>>, protoName: string)
   return Object.keys(fields).find((k) => folded(k) === wanted);
 }
 
-function goName(protoName: string): string {
-  return protoName.charAt(0).toUpperCase() + protoName.slice(1);
+/** Go embeds metav1.ObjectMeta and ListMeta as `metadata`: the field's Go name is the type's. */
+const embeddedMeta = new Set([
+  ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+  ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+]);
+
+/** The Go field gogo names in its errors: the .proto name capitalized, or the type of an embedded meta. */
+function goName(field: protobuf.FieldBase): string {
+  const type = field.resolvedType;
+  if (field.name === "metadata" && type instanceof protobuf.Type && embeddedMeta.has(type.fullName)) return type.name;
+  return field.name.charAt(0).toUpperCase() + field.name.slice(1);
 }
 
 function scalar(message: protobuf.Type, field: protobuf.FieldBase): ValuePlan {
@@ -92,7 +101,7 @@ export function jsonPlan(message: protobuf.Type, n: number): MessagePlan {
         if (embedded === undefined || field.repeated || field.map) {
           throw planError(message, `no JSON field matches ${field.name}`);
         }
-        fields.set(field.id, { goName: goName(field.name), shape: "inline", plan: jsonPlan(embedded, n) });
+        fields.set(field.id, { goName: goName(field), shape: "inline", plan: jsonPlan(embedded, n) });
       } else {
         fields.set(field.id, fieldPlan(message, field, key, node));
       }
@@ -106,7 +115,7 @@ export function jsonPlan(message: protobuf.Type, n: number): MessagePlan {
 }
 
 function fieldPlan(message: protobuf.Type, field: protobuf.FieldBase, key: string, node: FieldNode): FieldPlan {
-  const base = { goName: goName(field.name), key };
+  const base = { goName: goName(field), key };
   if (field.map) {
     if (typeof node !== "object" || !("map" in node))
       throw planError(message, `${field.name} is a map, JSON ${key} not`);
@@ -143,7 +152,7 @@ function valuePlan(message: protobuf.Type, field: protobuf.FieldBase, node: Fiel
     default:
       if (typeof node === "object" && "list" in node && only?.repeated === true && !only.map) {
         const items: FieldPlan = {
-          goName: goName(only.name),
+          goName: goName(only),
           key: only.name,
           shape: "list",
           value: valuePlan(type, only, node.list),
@@ -174,7 +183,7 @@ function unionPlan(message: protobuf.Type): MessagePlan {
     const value: ValuePlan =
       type === undefined || n === undefined ? scalar(message, field) : { kind: "message", plan: jsonPlan(type, n) };
     fields.set(field.id, {
-      goName: goName(field.name),
+      goName: goName(field),
       key: field.name,
       shape: field.repeated ? "list" : "single",
       value,
@@ -194,7 +203,7 @@ export function wirePlan(message: protobuf.Type): MessagePlan {
     const type = messageType(field);
     const value: ValuePlan = type === undefined ? scalar(message, field) : { kind: "message", plan: wirePlan(type) };
     const shape = field.map ? "map" : field.repeated ? "list" : "single";
-    fields.set(field.id, { goName: goName(field.name), key: field.name, shape, value });
+    fields.set(field.id, { goName: goName(field), key: field.name, shape, value });
   }
   return plan;
 }

@@ -6,7 +6,7 @@
 import type { BodyFailure } from "../decode-body.js";
 import type { GroupVersionKind } from "../decode-errors.js";
 import type { ParsedBody } from "../parsed-body.js";
-import { decodeMessage, type ZeroFields } from "./decode-message.js";
+import { decodeMessage, MessageTooDeep, type ZeroFields } from "./decode-message.js";
 import { type Envelope, protobufPrefix as prefix, readEnvelope } from "./envelope.js";
 import { groupVersion, kindMessage, objectPlan } from "./kind-messages.js";
 import { ProtobufError } from "./wire-reader.js";
@@ -54,6 +54,9 @@ function decode(body: Buffer, target: GroupVersionKind | undefined): ParsedBody 
   try {
     decodeMessage(env.raw, found.plan, value, zeros);
   } catch (error) {
+    // Nested deeper than kube can store: refused in the words kube's JSON reader fails with.
+    if (error instanceof MessageTooDeep)
+      return { error: "invalid character '{' exceeded max depth", convertedJson: true };
     if (error instanceof ProtobufError) return { error: error.message, claimed };
     throw error;
   }

@@ -4,6 +4,7 @@
 // Go's null: a zero Time, a RawExtension without bytes.
 import { parseJson } from "../json-body.js";
 import { isJsonObject } from "../json-object.js";
+import { jsonText } from "../json-text.js";
 import { parseRfc3339 } from "../table.js";
 import { ProtobufError } from "./wire-reader.js";
 
@@ -135,7 +136,7 @@ export function formFields(form: WireForm, value: unknown, only: string): Record
     case "quantity":
       return typeof value === "string" || typeof value === "number" ? { string: String(value) } : undefined;
     case "raw-json":
-      return value === undefined || value === null ? undefined : { [only]: Buffer.from(JSON.stringify(value)) };
+      return value === undefined || value === null ? undefined : { [only]: Buffer.from(jsonText(value)) };
     case "list":
       return Array.isArray(value) ? { [only]: value } : undefined;
     case "schema-or-array":

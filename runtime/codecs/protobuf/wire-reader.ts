@@ -123,12 +123,17 @@ export class WireReader {
       case wireTypes.bytes:
         this.delimited();
         return;
-      case wireTypes.startGroup:
-        for (;;) {
+      case wireTypes.startGroup: {
+        // Groups nest without bound: counted rather than recursed into, as gogo's skipGenerated counts them.
+        let depth = 1;
+        while (depth > 0) {
           const inner = this.varint64()[0] & 7;
-          if (inner === wireTypes.endGroup) return;
-          this.skip(inner);
+          if (inner === wireTypes.startGroup) depth++;
+          else if (inner === wireTypes.endGroup) depth--;
+          else this.skip(inner);
         }
+        return;
+      }
       case wireTypes.endGroup:
         return;
       case wireTypes.fixed32:

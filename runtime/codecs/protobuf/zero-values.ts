@@ -17,19 +17,44 @@ import type { ZeroFields } from "./decode-message.js";
 
 type JsonObject = Record<string, unknown>;
 
-/** A deep copy without the zero fields, and the copy of each object, to find them again. */
+/**
+ * A deep copy without the zero fields, and the copy of each object, to find them again. Copied with a stack of
+ * its own: a decoded message may nest thousands of levels deep.
+ */
 function copyWithout(
   value: unknown,
   left: ReadonlyMap<object, ReadonlySet<string>>,
   copies: Map<object, JsonObject>,
 ): unknown {
-  if (Array.isArray(value)) return value.map((item) => copyWithout(item, left, copies));
-  if (typeof value !== "object" || value === null || value instanceof Uint8Array) return value;
-  const copy: JsonObject = {};
-  copies.set(value, copy);
-  const skip = left.get(value);
-  for (const [k, v] of Object.entries(value)) if (!skip?.has(k)) copy[k] = copyWithout(v, left, copies);
-  return copy;
+  const copyOf = (v: unknown): unknown => {
+    if (Array.isArray(v)) return new Array(v.length);
+    if (typeof v !== "object" || v === null || v instanceof Uint8Array) return v;
+    const copy: JsonObject = {};
+    copies.set(v, copy);
+    return copy;
+  };
+  const root = copyOf(value);
+  const pending: [unknown, unknown][] = [[value, root]];
+  while (pending.length > 0) {
+    const [from, to] = pending.pop() as [unknown, unknown];
+    if (from === to) continue;
+    if (Array.isArray(from)) {
+      for (let i = 0; i < from.length; i++) {
+        const copy = copyOf(from[i]);
+        (to as unknown[])[i] = copy;
+        pending.push([from[i], copy]);
+      }
+      continue;
+    }
+    const skip = left.get(from as object);
+    for (const [k, v] of Object.entries(from as JsonObject)) {
+      if (skip?.has(k)) continue;
+      const copy = copyOf(v);
+      (to as JsonObject)[k] = copy;
+      pending.push([v, copy]);
+    }
+  }
+  return root;
 }
 
 function requiredPaths(errors: readonly FieldError[]): Set<string> {

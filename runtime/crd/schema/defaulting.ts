@@ -2,17 +2,15 @@
 // every write and read: an absent field with a default gets a copy of it, and so does a null one whose
 // schema is not nullable; null list items and map values of a non-nullable schema take the schema's
 // default (or stay null without one). Defaults are applied top-down, so a defaulted object is itself
-// defaulted below.
+// defaulted below. Each place gets its own copy of a default, copied without recursing: a default nests as
+// deep as the CRD's JSON may.
 
 import { isJsonObject } from "../../codecs/json-object.js";
+import { cloneJson } from "../../patch/json-tree.js";
 import type { SchemaNode } from "./schema-node.js";
 
 function nonNullableNull(value: unknown, schema: SchemaNode): boolean {
   return value === null && !schema.nullable;
-}
-
-function copyOf(value: unknown): unknown {
-  return typeof value === "object" && value !== null ? structuredClone(value) : value;
 }
 
 /** Applies the defaults of `s` to `x` in place. */
@@ -22,14 +20,14 @@ export function applyDefaults(x: unknown, s: SchemaNode | null | undefined): voi
     const items = s.items;
     if (items === undefined) return;
     for (let i = 0; i < x.length; i++) {
-      if (nonNullableNull(x[i], items)) x[i] = copyOf(items.default ?? null);
+      if (nonNullableNull(x[i], items)) x[i] = cloneJson(items.default ?? null);
       if (items.hasDefault || items.defaultsBelow) applyDefaults(x[i], items);
     }
     return;
   }
   if (!isJsonObject(x)) return;
   for (const [name, prop] of s.defaulted) {
-    if (!Object.hasOwn(x, name) || nonNullableNull(x[name], prop)) x[name] = copyOf(prop.default);
+    if (!Object.hasOwn(x, name) || nonNullableNull(x[name], prop)) x[name] = cloneJson(prop.default);
   }
   if (!s.defaultsBelow) return;
   const additional = s.additionalProperties;
@@ -37,7 +35,7 @@ export function applyDefaults(x: unknown, s: SchemaNode | null | undefined): voi
     const prop = s.properties.get(key);
     if (prop !== undefined) applyDefaults(x[key], prop);
     else if (additional) {
-      if (nonNullableNull(x[key], additional)) x[key] = copyOf(additional.default ?? null);
+      if (nonNullableNull(x[key], additional)) x[key] = cloneJson(additional.default ?? null);
       applyDefaults(x[key], additional);
     }
   }
