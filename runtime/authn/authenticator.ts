@@ -14,6 +14,8 @@ export interface AuthenticationRequest {
   headersDistinct?: Record<string, string[] | undefined>;
   /** The client certificate chain the TLS peer sent, leaf first; empty when none (or plain HTTP). Not verified. */
   peerCertificates(): readonly X509Certificate[];
+  /** Adds a warning (a `Warning: 299` header) to the response, as kube's authenticators may. */
+  warn?(message: string): void;
 }
 
 export interface Authenticated {

@@ -1,8 +1,10 @@
-// delete and deletecollection. DeleteOptions come from the query and, when there is one, the body (which
-// wins, as kube decodes it last).
+// delete and deletecollection. DeleteOptions come from the body when there is one, else from the query:
+// kube reads one or the other, never both. A body is decoded as kube's meta codec decodes it: a kind other
+// than DeleteOptions is refused, and so is a field of the wrong JSON type, with Go's words.
 
 import { decodeBody } from "../codecs/decode-body.js";
 import { encodeObject, writeEncoded } from "../codecs/encode-response.js";
+import { checkFields, kindFields } from "../codecs/unknown-fields.js";
 import { badRequest } from "../errors/status-error.js";
 import type { DeleteOptions } from "../resources/delete-object.js";
 import { apiVersionOf, groupResource } from "../resources/kinds.js";
@@ -15,31 +17,40 @@ import { admissionRequestOf } from "./admission-request.js";
 import { headersFor, listKindOf, responseFormat, sendObject } from "./respond.js";
 import { parseDryRun } from "./write-options.js";
 
-function bodyOptions(ctx: RequestContext): Record<string, unknown> {
+/** The scheme kube names when a body's kind is not one it can decode into DeleteOptions. */
+const metaScheme = "pkg/apis/meta/internalversion/scheme/register.go:27";
+const deleteOptionsFields = kindFields("meta.k8s.io", "v1", "DeleteOptions");
+
+/** The body's DeleteOptions, checked as kube decodes them; undefined when the request has no body. */
+function bodyOptions(ctx: RequestContext): Record<string, unknown> | undefined {
   const body = ctx.body;
-  if (body === undefined || body.length === 0) return {};
-  const { value } = decodeBody(ctx.req.headers["content-type"], body);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw badRequest("the body of the request was in an unknown format: expected DeleteOptions");
+  if (body === undefined || body.length === 0) return undefined;
+  const { value, gvk } = decodeBody(ctx.req.headers["content-type"], body);
+  if (gvk.kind !== "" && gvk.kind !== "DeleteOptions") {
+    // A body without an apiVersion is read as meta.k8s.io/v1, the version kube decodes DeleteOptions into.
+    const version =
+      gvk.version === "" ? "meta.k8s.io/v1" : gvk.group === "" ? gvk.version : `${gvk.group}/${gvk.version}`;
+    throw badRequest(`no kind "${gvk.kind}" is registered for version "${version}" in scheme "${metaScheme}"`);
   }
-  return value as Record<string, unknown>;
+  if (deleteOptionsFields !== undefined) {
+    const { fatal } = checkFields(value, deleteOptionsFields);
+    if (fatal !== undefined) throw badRequest(fatal);
+  }
+  return value;
 }
 
-export function parseDeleteOptions(ctx: RequestContext): DeleteOptions {
-  const query = ctx.url.searchParams;
-  const body = bodyOptions(ctx);
-  const fromBody = Array.isArray(body.dryRun) ? body.dryRun.map(String) : [];
-  const options: DeleteOptions = {
-    dryRun: parseDryRun(query, "DeleteOptions", fromBody),
-    request: admissionRequestOf(ctx),
-  };
-  const grace =
-    typeof body.gracePeriodSeconds === "number" ? body.gracePeriodSeconds : integerParam(query, "gracePeriodSeconds");
-  if (grace !== undefined) options.gracePeriodSeconds = grace;
-  const policy = typeof body.propagationPolicy === "string" ? body.propagationPolicy : query.get("propagationPolicy");
-  if (policy !== null && policy !== "") options.propagationPolicy = policy;
-  if (typeof body.orphanDependents === "boolean") options.orphanDependents = body.orphanDependents;
-  else if (query.has("orphanDependents")) options.orphanDependents = queryBool(query, "orphanDependents");
+/** A Go pointer field: absent and null are both unset. */
+function present<T>(value: T | null | undefined): value is T {
+  return value !== undefined && value !== null;
+}
+
+function fromBody(body: Record<string, unknown>, options: DeleteOptions): DeleteOptions {
+  // A null in a list of strings decodes as the empty string.
+  const dryRun = Array.isArray(body.dryRun) ? body.dryRun.map((v) => (v === null ? "" : String(v))) : [];
+  options.dryRun = parseDryRun(dryRun, "DeleteOptions");
+  if (present(body.gracePeriodSeconds)) options.gracePeriodSeconds = body.gracePeriodSeconds as number;
+  if (present(body.propagationPolicy)) options.propagationPolicy = body.propagationPolicy as string;
+  if (present(body.orphanDependents)) options.orphanDependents = body.orphanDependents as boolean;
   const pre = body.preconditions;
   if (typeof pre === "object" && pre !== null) {
     const { uid, resourceVersion } = pre as Record<string, unknown>;
@@ -49,6 +60,22 @@ export function parseDeleteOptions(ctx: RequestContext): DeleteOptions {
     };
   }
   return options;
+}
+
+function fromQuery(query: URLSearchParams, options: DeleteOptions): DeleteOptions {
+  options.dryRun = parseDryRun(query.getAll("dryRun"), "DeleteOptions");
+  const grace = integerParam(query, "gracePeriodSeconds");
+  if (grace !== undefined) options.gracePeriodSeconds = grace;
+  const policy = query.get("propagationPolicy");
+  if (policy !== null && policy !== "") options.propagationPolicy = policy;
+  if (query.has("orphanDependents")) options.orphanDependents = queryBool(query, "orphanDependents");
+  return options;
+}
+
+export function parseDeleteOptions(ctx: RequestContext): DeleteOptions {
+  const body = bodyOptions(ctx);
+  const options: DeleteOptions = { dryRun: false, request: admissionRequestOf(ctx) };
+  return body === undefined ? fromQuery(ctx.url.searchParams, options) : fromBody(body, options);
 }
 
 export async function deleteResource(ctx: RequestContext, target: Target): Promise<void> {

@@ -13,7 +13,7 @@ import { type FieldValidation, strictDecodingOutcome, unknownFieldProblem } from
 import { parseJson } from "../codecs/json-body.js";
 import { isJsonObject } from "../codecs/json-object.js";
 import { parseYaml } from "../codecs/yaml-body.js";
-import { badRequest, isConflict, StatusError, unsupportedMediaType } from "../errors/status-error.js";
+import { badRequest, conflict, isConflict, StatusError, unsupportedMediaType } from "../errors/status-error.js";
 import { parseMediaType } from "../http/accept.js";
 import { applyJsonPatch, decodeJsonPatch } from "../patch/json-patch.js";
 import { applyMergePatch } from "../patch/merge-patch.js";
@@ -28,6 +28,7 @@ import {
 import { applyStrategicMergePatch, servesStrategicMergePatch } from "../patch/strategic-merge-patch.js";
 import type { CustomKind } from "../registry/custom-kind.js";
 import type { WriteOptions } from "../resources/create-object.js";
+import { groupResource } from "../resources/kinds.js";
 import { applyIntent, type FieldOwner, managedSchemaOf } from "../resources/managed-fields.js";
 import { objectMeta } from "../resources/object-access.js";
 import type { Target } from "../resources/resource-api.js";
@@ -237,6 +238,10 @@ async function applyOnce(
   const live = await liveObject(ctx, target);
   const intent = applyIntent(target, live, config, owner, api.context.now());
   checkPatchedName(intent, target.name as string);
+  const named = (intent.metadata as { name?: unknown } | undefined)?.name;
+  if (named !== target.name) {
+    throw badRequest(`the name of the object (${String(named)}) does not match the name on the URL (${target.name})`);
+  }
   if (live === undefined) {
     try {
       return { object: await api.create(target, intent, options), created: true };
@@ -266,11 +271,15 @@ async function applyResource(ctx: RequestContext, target: Target, query: WriteQu
   }
   const { config, warnings } = readIntent(ctx, target.kind, query);
   const options: WriteOptions = { dryRun: query.dryRun, applied: true, request: admissionRequestOf(ctx) };
-  for (;;) {
+  // A write that raced another is tried again, as kube's patcher does, a bounded number of times.
+  for (let attempt = 0; attempt < maxApplyAttempts; attempt++) {
     const result = await applyOnce(ctx, target, config, owner, options);
     if (result !== undefined) {
       sendObject(ctx, format, result.created ? 201 : 200, target.kind, result.object, { warnings });
       return;
     }
   }
+  throw conflict(groupResource(target.kind), target.name as string, "the object kept changing while it was applied");
 }
+
+const maxApplyAttempts = 5;

@@ -1,11 +1,21 @@
 // get and list: served from the watch cache with kube's resourceVersion semantics.
+import { badRequest } from "../errors/status-error.js";
 import { parseListQuery } from "../resources/list-options.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
+import { queryBool } from "../server/request-info.js";
 import { responseFormat, sendList, sendObject } from "./respond.js";
+
+/** kube's get refuses `export` (removed in v1.14) unless it reads as false. */
+export function refuseExport(query: URLSearchParams): void {
+  if (query.has("export") && queryBool(query, "export")) {
+    throw badRequest("the export parameter, deprecated since v1.14, is no longer supported");
+  }
+}
 
 export async function getResource(ctx: RequestContext, target: Target): Promise<void> {
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
+  refuseExport(ctx.url.searchParams);
   const resourceVersion = ctx.url.searchParams.get("resourceVersion") ?? undefined;
   const item = await ctx.server.resources.get(
     target,

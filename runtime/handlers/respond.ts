@@ -4,7 +4,6 @@
 // as `Warning` headers.
 
 import { encodeObject, writeEncoded } from "../codecs/encode-response.js";
-import { warningHeader } from "../codecs/field-validation.js";
 import { toPartialObjectMetadata, toPartialObjectMetadataList } from "../codecs/partial-object-metadata.js";
 import { envelopeRaw, PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
 import { kindHasMessage } from "../codecs/protobuf/kind-messages.js";
@@ -18,6 +17,7 @@ import { jsonAt, viewAt } from "../resources/versioned.js";
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import type { CachedObject } from "../watch-cache/cached-object.js";
+import { warningHeaders } from "./warning-headers.js";
 
 export function responseFormat(
   ctx: RequestContext,
@@ -50,7 +50,7 @@ export function protobufAt(cached: CachedObject<KubeObject>, kind: ServedKind): 
 const newline = Buffer.from("\n");
 
 export function headersFor(warnings: readonly string[] | undefined): Record<string, string[]> {
-  return warnings === undefined || warnings.length === 0 ? {} : { Warning: warnings.map(warningHeader) };
+  return warnings === undefined || warnings.length === 0 ? {} : { Warning: warningHeaders(warnings) };
 }
 
 /** The value a single object is sent as in `format` (a Status is sent as itself whatever was asked). */

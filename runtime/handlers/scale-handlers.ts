@@ -17,8 +17,10 @@ import { type LabelSelectorObject, labelSelectorFromObject } from "../selection/
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { admissionRequestOf } from "./admission-request.js";
+import { refuseExport } from "./read-handlers.js";
 import { readRequestObject } from "./request-body.js";
 import { responseFormat, sendObject } from "./respond.js";
+import { checkUrlName } from "./url-name.js";
 import { managerOrUserAgent, parseWriteQuery } from "./write-options.js";
 
 type ScaleRecord = SubresourceRecord & {
@@ -90,6 +92,7 @@ export function scaleOf(parent: KubeObject, record: ScaleRecord): KubeObject {
 
 export async function getScale(ctx: RequestContext, target: Target): Promise<void> {
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
+  refuseExport(ctx.url.searchParams);
   const record = scaleRecord(target);
   const { object } = await ctx.server.resources.get({ ...target, subresource: undefined });
   sendObject(ctx, format, 200, target.kind, scaleOf(object, record));
@@ -194,6 +197,7 @@ export async function updateScale(ctx: RequestContext, target: Target): Promise<
   const record = scaleRecord(target);
   const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
   const { object: scale, warnings } = readRequestObject(ctx, record.kind, query.fieldValidation);
+  checkUrlName(scale, target);
   const written = await writeScale(ctx, target, record, scale, {
     dryRun: query.dryRun,
     owner: { manager: managerOrUserAgent(query.fieldManager, ctx.req.headers["user-agent"]), subresource: "scale" },

@@ -5,6 +5,7 @@ import type { RequestContext } from "../server/context.js";
 import { admissionRequestOf } from "./admission-request.js";
 import { readRequestObject } from "./request-body.js";
 import { responseFormat, sendObject } from "./respond.js";
+import { checkUrlName } from "./url-name.js";
 import { managerOrUserAgent, parseWriteQuery, type WriteQuery } from "./write-options.js";
 
 function writeOptions(ctx: RequestContext, query: WriteQuery): WriteOptions {
@@ -31,6 +32,7 @@ export async function updateResource(ctx: RequestContext, target: Target): Promi
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
   const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
   const { object, warnings } = readRequestObject(ctx, target.kind, query.fieldValidation);
+  checkUrlName(object, target);
   const result = await ctx.server.resources.update(target, object, writeOptions(ctx, query));
   sendObject(ctx, format, result.created ? 201 : 200, target.kind, result.object, {
     warnings: [...warnings, ...(target.kind.strategy?.warnings?.(result.object) ?? [])],

@@ -36,8 +36,9 @@ function fieldManagerErrors(manager: string): fe.FieldError[] {
   return errors;
 }
 
+/** Every value must be `All` (kube's ValidateDryRun: a repeated `All` is still a dry run). */
 function dryRunErrors(values: readonly string[]): fe.FieldError[] {
-  if (values.length === 0 || (values.length === 1 && values[0] === "All")) return [];
+  if (values.every((v) => v === "All")) return [];
   return [fe.notSupported("dryRun", values, ["All"])];
 }
 
@@ -70,9 +71,8 @@ export function parseWriteQuery(
   };
 }
 
-/** True for `dryRun=All` (from the query or a DeleteOptions body); anything else is refused. */
-export function parseDryRun(query: URLSearchParams, kind: OptionsKind, fromBody: readonly string[] = []): boolean {
-  const values = [...query.getAll("dryRun"), ...fromBody];
+/** True for `dryRun=All` (the query's values, or a DeleteOptions body's); anything else is refused. */
+export function parseDryRun(values: readonly string[], kind: OptionsKind): boolean {
   refuse(kind, dryRunErrors(values));
   return values.length > 0;
 }

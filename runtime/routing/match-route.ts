@@ -58,31 +58,21 @@ function insert(root: Node, route: Route): void {
   node.route = route;
 }
 
-function decode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
 function find(node: Node, parts: string[], i: number, params: RouteParams): RouteMatch | undefined {
   if (i === parts.length) return node.route ? { route: node.route, params } : undefined;
   const part = parts[i] ?? "";
   const literal = node.literals.get(part);
   const viaLiteral = literal && find(literal, parts, i + 1, params);
   if (viaLiteral) return viaLiteral;
-  const value = part === "" ? undefined : decode(part);
+  // Paths arrive decoded (server/request-target.ts): a segment is the parameter's value as it stands.
+  const value = part === "" ? undefined : part;
   if (value !== undefined) {
     for (const [name, next] of node.params) {
       const viaParam = find(next, parts, i + 1, { ...params, [name]: value });
       if (viaParam) return viaParam;
     }
   }
-  if (node.rest && part !== "") {
-    const rest = decode(parts.slice(i).join("/"));
-    if (rest !== undefined) return { route: node.rest, params: { ...params, path: rest } };
-  }
+  if (node.rest && part !== "") return { route: node.rest, params: { ...params, path: parts.slice(i).join("/") } };
   return undefined;
 }
 

@@ -134,6 +134,12 @@ function servingNames(host: string): { dns: string[]; ips: string[] } {
 function serveSpecialRequests(server: Server, state: ServerState): void {
   server.on("connect", (req: IncomingMessage, socket: Socket) => {
     socket.on("error", (error) => state.debug(`CONNECT connection failed: ${error.message}`));
+    // A CONNECT pipelined behind a request whose response still holds the connection cannot be answered on it.
+    if ((socket as Socket & { _httpMessage?: unknown })._httpMessage) {
+      state.debug("CONNECT pipelined behind another request: connection closed");
+      socket.destroy();
+      return;
+    }
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;
     res.assignSocket(socket);

@@ -42,7 +42,8 @@ describe("matchRoute over the generated route table", () => {
     });
     expect(summary("/apis/apps/v1/deployments")?.params).toEqual({});
     expect(summary("/api/v1/watch/namespaces/ns1/pods")?.params).toEqual({ namespace: "ns1" });
-    expect(summary("/api/v1/namespaces/ns1/pods/web-0/proxy/a/b%20c")?.params).toEqual({
+    // Paths arrive decoded (server/request-target.ts), so segments are taken as they stand.
+    expect(summary("/api/v1/namespaces/ns1/pods/web-0/proxy/a/b c")?.params).toEqual({
       namespace: "ns1",
       name: "web-0",
       path: "a/b c",
@@ -54,7 +55,6 @@ describe("matchRoute over the generated route table", () => {
     expect(match("/api/v1/namespaces//pods")).toBeUndefined();
     expect(match("/api/v1/namespaces/ns1/pods/web-0/unknown")).toBeUndefined();
     expect(match("api/v1/pods")).toBeUndefined();
-    expect(match("/api/v1/namespaces/%E0%A4%A/pods")).toBeUndefined();
   });
 
   it("maps HTTP methods to the verbs the resource declares", () => {
