@@ -3,6 +3,8 @@
 
 import { decodeObject } from "../codecs/decode-object.js";
 import type { FieldValidation } from "../codecs/field-validation.js";
+import { containerBeyondDepth } from "../patch/json-tree.js";
+import { maxObjectDepth, storedObjectTooDeep } from "../patch/object-depth.js";
 import type { CustomKind } from "../registry/custom-kind.js";
 import type { RequestContext } from "../server/context.js";
 import type { KubeObject } from "../strategies/strategy.js";
@@ -18,5 +20,9 @@ export function readRequestObject(
   kind: { group: string; version: string; kind: string; custom?: CustomKind },
   level: FieldValidation,
 ): RequestObject {
-  return decodeObject(ctx.req.headers["content-type"], ctx.body ?? Buffer.alloc(0), level, kind, kind.custom);
+  const decoded = decodeObject(ctx.req.headers["content-type"], ctx.body ?? Buffer.alloc(0), level, kind, kind.custom);
+  // Refused before any step walks it on the call stack (docs/patch.md: the depth kapi stores).
+  const tooDeep = containerBeyondDepth(decoded.object, maxObjectDepth);
+  if (tooDeep !== undefined) throw storedObjectTooDeep(tooDeep);
+  return decoded;
 }
