@@ -8,6 +8,9 @@ import { type DuplicateKey, fieldPath, type ParsedBody, type ParseFailure, setKe
 /** encoding/json's scanner refuses deeper nesting. */
 export const maxJsonDepth = 10000;
 
+/** How many repeated keys a body's errors and warnings name. */
+const maxNamedDuplicates = 100;
+
 class SyntaxFailure {
   constructor(readonly message: string) {}
 }
@@ -149,8 +152,12 @@ class Parser {
   }
 
   private duplicate(top: ObjectFrame): void {
-    const segments = this.stack.map((f) => ("arr" in f ? f.arr.length : f.key));
-    this.duplicates.push(fieldPath(segments));
+    // Each path costs its depth to build: past a bound a hostile body (a repeated key at every one of 10,000
+    // levels) would stall the server for tens of seconds, so only the first ones are named.
+    if (this.duplicates.length < maxNamedDuplicates) {
+      const segments = this.stack.map((f) => ("arr" in f ? f.arr.length : f.key));
+      this.duplicates.push(fieldPath(segments));
+    }
     const list = this.duplicateKeys.get(top.obj);
     const entry = { key: top.key, after: top.distinct };
     if (list === undefined) this.duplicateKeys.set(top.obj, [entry]);

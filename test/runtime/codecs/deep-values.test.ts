@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeBody } from "../../../runtime/codecs/decode-body.js";
 import { toGoYaml } from "../../../runtime/codecs/go-yaml.js";
+import { parseJson } from "../../../runtime/codecs/json-body.js";
 import { jsonText } from "../../../runtime/codecs/json-text.js";
 import { decodeProtobufObject } from "../../../runtime/codecs/protobuf/protobuf-body.js";
 import { encodeProtobuf } from "../../../runtime/codecs/protobuf/protobuf-response.js";
@@ -147,5 +148,14 @@ describe("custom resource defaults nested deep", () => {
     const spec = obj.spec as Json;
     expect(jsonText(spec.first)).toBe(jsonText(nested(5000)));
     expect(spec.first === spec.second).toBe(false);
+  });
+});
+
+describe("repeated keys at every level", () => {
+  it("names the first 100 and reads the body in bounded time", () => {
+    let body = "1";
+    for (let i = 0; i < 9990; i++) body = `{"a":1,"a":${body}}`;
+    const parsed = parseJson(Buffer.from(body));
+    expect("duplicates" in parsed && parsed.duplicates.length).toBe(100);
   });
 });
