@@ -3,7 +3,7 @@
 // the process. A client that went away, or a request whose response already ended (it timed out), leaves
 // nobody to answer: that is one debug line.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { warningHeader } from "../codecs/field-validation.js";
+import { warningHeaders } from "../handlers/warning-headers.js";
 import { writeError } from "../http/write-error.js";
 import type { RequestContext, ServerState } from "./context.js";
 import { pipeline, runStages } from "./pipeline.js";
@@ -30,7 +30,7 @@ function answerFailure(
     return;
   }
   try {
-    if (warnings !== undefined && !res.headersSent) res.setHeader("Warning", warnings.map(warningHeader));
+    if (warnings !== undefined && !res.headersSent) res.setHeader("Warning", warningHeaders(warnings));
     writeError(res, error, state.log);
   } catch (writeFailure) {
     state.log("could not write an error response", writeFailure);
