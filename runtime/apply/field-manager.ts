@@ -12,9 +12,9 @@
 // hand-over from client-side apply.
 
 import { isJsonObject } from "../codecs/json-object.js";
+import { containerBeyondDepth } from "../codecs/json-tree.js";
+import { maxObjectDepth, storedObjectTooDeep } from "../codecs/object-depth.js";
 import { badRequest, StatusError } from "../errors/status-error.js";
-import { containerBeyondDepth } from "../patch/json-tree.js";
-import { maxObjectDepth, storedObjectTooDeep } from "../patch/object-depth.js";
 import { compareGoStrings } from "../selection/go-strings.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { applyConflictError } from "./conflicts.js";

@@ -4,9 +4,9 @@
 // kubectl's applies keep it up to date, so switching back to client-side apply stays correct.
 
 import { isJsonObject } from "../codecs/json-object.js";
+import { containerBeyondDepth } from "../codecs/json-tree.js";
+import { maxObjectDepth } from "../codecs/object-depth.js";
 import { goJson } from "../errors/format-field-error.js";
-import { containerBeyondDepth } from "../patch/json-tree.js";
-import { maxObjectDepth } from "../patch/object-depth.js";
 import type { KubeObject } from "../strategies/strategy.js";
 import { compareObjects } from "./compare-objects.js";
 import type { FieldSet } from "./field-set.js";

@@ -3,8 +3,8 @@
 // `[?(@.type=="Ready")]` with ==, !=, <, >, <=, >= or bare existence. Missing keys yield nothing, as printer
 // columns evaluate with AllowMissingKeys; what client-go reports as an error throws a JsonPathError.
 import { goNumber } from "../errors/format-field-error.js";
-import { goJsonText } from "../patch/json-tree.js";
 import { isJsonObject } from "./json-object.js";
+import { goJsonText } from "./json-tree.js";
 
 export class JsonPathError extends Error {
   constructor(message: string) {

@@ -14,11 +14,11 @@
 // more than the body's size allows.
 import type { FieldDefinition, FieldNode, FieldTable } from "../codecs/field-table.js";
 import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
+import { cloneJson } from "../codecs/json-tree.js";
+import { maxObjectDepth, storedObjectTooDeep } from "../codecs/object-depth.js";
 import { goQuote } from "../errors/format-field-error.js";
 import { badRequest, StatusError } from "../errors/status-error.js";
 import { goMapType, goS, goSliceType, goTypeOf, goV } from "./go-print.js";
-import { cloneJson } from "./json-tree.js";
-import { maxObjectDepth, storedObjectTooDeep } from "./object-depth.js";
 
 const directiveMarker = "$patch";
 const retainKeysDirective = "$retainKeys";

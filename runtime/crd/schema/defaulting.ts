@@ -6,7 +6,7 @@
 // deep as the CRD's JSON may.
 
 import { isJsonObject } from "../../codecs/json-object.js";
-import { cloneJson } from "../../patch/json-tree.js";
+import { cloneJson } from "../../codecs/json-tree.js";
 import type { SchemaNode } from "./schema-node.js";
 
 function nonNullableNull(value: unknown, schema: SchemaNode): boolean {

@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { fieldTable } from "../../../generated/fields.js";
 import type { FieldTable } from "../../../runtime/codecs/field-table.js";
+import { jsonEqual } from "../../../runtime/codecs/json-tree.js";
 import { StatusError } from "../../../runtime/errors/status-error.js";
 import { applyJsonPatch, decodeJsonPatch } from "../../../runtime/patch/json-patch.js";
-import { jsonEqual } from "../../../runtime/patch/json-tree.js";
 import { applyMergePatch } from "../../../runtime/patch/merge-patch.js";
 import { applyStrategicMergePatch } from "../../../runtime/patch/strategic-merge-patch.js";
 

@@ -1,7 +1,6 @@
 // The walks of decoded JSON that keep their own stack: the same results as the recursive helpers they
 // replace, at depths recursion does not survive.
 import { describe, expect, it } from "vitest";
-import { goJson } from "../../../runtime/errors/format-field-error.js";
 import {
   cloneJson,
   containerBeyondDepth,
@@ -9,7 +8,8 @@ import {
   goJsonText,
   jsonEqual,
   withoutNullMembers,
-} from "../../../runtime/patch/json-tree.js";
+} from "../../../runtime/codecs/json-tree.js";
+import { goJson } from "../../../runtime/errors/format-field-error.js";
 
 /** `{"a":{"a":…leaf…}}`, `n` objects deep, built without recursion. */
 function nested(n: number, leaf: unknown = 1): unknown {

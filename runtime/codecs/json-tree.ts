@@ -2,8 +2,9 @@
 // as kube's decoders allow (10000), far beyond what recursion, structuredClone or JSON.stringify survive
 // on Node's call stack. Keys are copied as own properties, so a `__proto__` member stays data. Objects are
 // read with for…in: decoded JSON has no inherited enumerable members, and it is the fastest walk.
-import { setKey } from "../codecs/parsed-body.js";
+
 import { goNumber } from "../errors/format-field-error.js";
+import { setKey } from "./parsed-body.js";
 
 type JsonMap = Record<string, unknown>;
 type Container = JsonMap | unknown[];
