@@ -9,6 +9,7 @@ import { encodeProtobuf } from "../../../runtime/codecs/protobuf/protobuf-respon
 import { parseYaml } from "../../../runtime/codecs/yaml-body.js";
 import { type RunningServer, startServer } from "../../../runtime/index.js";
 import { eventually } from "../controllers/controller-harness.js";
+import { openSpecDefinition } from "../crd/open-spec-definition.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are read by path in assertions
 type Json = Record<string, any>;
@@ -20,29 +21,7 @@ const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const deeps = "/apis/deep.example.com/v1/namespaces/deep/deeps";
 const protobuf = "application/vnd.kubernetes.protobuf";
 
-const definition = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "deeps.deep.example.com" },
-  spec: {
-    group: "deep.example.com",
-    scope: "Namespaced",
-    names: { plural: "deeps", singular: "deep", kind: "Deep", listKind: "DeepList" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: { spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-          },
-        },
-      },
-    ],
-  },
-};
+const definition = openSpecDefinition("deep.example.com", "deeps", "Deep");
 
 /** `{"a":{"a":…{}…}}`, `levels` objects deep. */
 function nestedJson(levels: number): string {

@@ -2,6 +2,7 @@
 // (they answered 500 "Maximum call stack size exceeded" on update), and the server goes on serving.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../../runtime/server/start-server.js";
+import { openSpecDefinition } from "../crd/open-spec-definition.js";
 
 const things = "/apis/deep.example.com/v1/namespaces/default/things";
 
@@ -23,29 +24,7 @@ describe("deep create and update bodies", () => {
       });
       return { status: res.status, body: await res.text() };
     };
-    const crd = {
-      apiVersion: "apiextensions.k8s.io/v1",
-      kind: "CustomResourceDefinition",
-      metadata: { name: "things.deep.example.com" },
-      spec: {
-        group: "deep.example.com",
-        scope: "Namespaced",
-        names: { plural: "things", singular: "thing", kind: "Thing", listKind: "ThingList" },
-        versions: [
-          {
-            name: "v1",
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: "object",
-                properties: { spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-              },
-            },
-          },
-        ],
-      },
-    };
+    const crd = openSpecDefinition("deep.example.com", "things", "Thing");
     expect(
       (await call("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", JSON.stringify(crd))).status,
     ).toBe(201);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../../runtime/index.js";
 import { eventually } from "../controllers/controller-harness.js";
+import { openSpecDefinition } from "../crd/open-spec-definition.js";
 
 const token = "hostile-patches-token";
 const ns = "h2-hostile";
@@ -775,29 +776,7 @@ describe("hostile patches", () => {
     server = await startServer({ insecure: true, adminToken: token, controllers: false });
     const json = "application/json";
     await call("POST", "/api/v1/namespaces", JSON.stringify({ metadata: { name: ns } }), json);
-    const definition = {
-      apiVersion: "apiextensions.k8s.io/v1",
-      kind: "CustomResourceDefinition",
-      metadata: { name: "things.hostile.example.com" },
-      spec: {
-        group: "hostile.example.com",
-        scope: "Namespaced",
-        names: { plural: "things", singular: "thing", kind: "Thing" },
-        versions: [
-          {
-            name: "v1",
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: "object",
-                properties: { spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-              },
-            },
-          },
-        ],
-      },
-    };
+    const definition = openSpecDefinition("hostile.example.com", "things", "Thing");
     expect((await call("POST", crds, JSON.stringify(definition), json)).status).toBe(201);
     await eventually(async () => {
       const res = await fetch(server.url + things, { headers: { authorization: `Bearer ${token}` } });
