@@ -1,26 +1,15 @@
 // `kapi serve` on its default SQLite store keeps every acknowledged write across a restart.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "./free-port.js";
 
 const kubectlPath = "/usr/bin/kubectl";
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "../..");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
-    });
-  });
-}
 
 /** Starts `kapi serve` and resolves once it prints where its kubeconfig is. */
 function serve(dataDir: string, port: number): Promise<ChildProcess> {
