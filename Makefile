@@ -2,7 +2,7 @@
 .PHONY: install generate check-generated typecheck lint test build build-sdk serve import-upstream ci
 
 install:
-	npm install
+	npm ci
 
 generate:
 	npm run generate

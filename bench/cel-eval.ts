@@ -4,9 +4,9 @@
 // Each figure is the best of `rounds` runs of `n` evaluations after a warm-up run.
 // Usage: npx tsx bench/cel-eval.ts [n] [rounds]
 
+import { DynType, IntType, mapType, type ObjectType, objectType, StringType } from "../runtime/cel/common/cel-types.js";
 import { CelIssues } from "../runtime/cel/common/issues.js";
-import { jsonToCel } from "../runtime/cel/common/json-value.js";
-import { DynType, IntType, mapType, type ObjectType, objectType, StringType } from "../runtime/cel/common/types.js";
+import { jsonToCel } from "../runtime/cel/common/json-to-cel.js";
 import { CelObject, type CelValue } from "../runtime/cel/common/values.js";
 import { CelEnv } from "../runtime/cel/env.js";
 import { regexMatches } from "../runtime/cel/library/standard/regex.js";

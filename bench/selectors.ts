@@ -1,8 +1,8 @@
 // Label and field selector matching throughput over 10k synthetic pods, in matches per second.
 // Usage: npx tsx bench/selectors.ts [rounds]
 import { parseFieldSelector } from "../runtime/selection/field-selector.js";
-import { fieldSetOf } from "../runtime/selection/field-set.js";
 import { parseLabelSelector } from "../runtime/selection/parse-label-selector.js";
+import { fieldSetOf } from "../runtime/selection/selectable-field-set.js";
 
 const rounds = Number(process.argv[2] ?? 20);
 const tiers = ["front", "back", "cache"];

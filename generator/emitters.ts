@@ -1,6 +1,6 @@
 // The ordered list of emitters `npm run generate` runs.
 import { clientEmitter } from "./emit/client.js";
-import { conversionsEmitter } from "./emit/conversions.js";
+import { conversionsEmitter } from "./emit/conversions-emitter.js";
 import { defaultersEmitter } from "./emit/defaulters.js";
 import { discoveryEmitter } from "./emit/discovery.js";
 import type { Emitter } from "./emit/emitter.js";

@@ -3,7 +3,7 @@
 import {
   convert_v1_HorizontalPodAutoscaler_To_v2_HorizontalPodAutoscaler,
   convert_v2_HorizontalPodAutoscaler_To_v1_HorizontalPodAutoscaler,
-} from "../../runtime/conversions/autoscaling.js";
+} from "../../runtime/conversion/functions/autoscaling.js";
 import type { KindConversions } from "../../runtime/conversion/convert.js";
 
 /** Conversions of each kind through its hub version; null where a hand-written function is missing. */

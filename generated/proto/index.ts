@@ -6,9 +6,6 @@ export interface ProtoFileEntry {
   package: string;
 }
 
-/** generated/proto/ itself: the root the paths below and the imports in the files resolve against. */
-export const protoRoot: URL = new URL(".", import.meta.url);
-
 export const protoFiles: readonly ProtoFileEntry[] = [
   { path: "admission.k8s.io/v1.proto", package: "k8s.io.api.admission.v1" },
   { path: "admissionregistration.k8s.io/v1.proto", package: "k8s.io.api.admissionregistration.v1" },

@@ -3,7 +3,7 @@
 import {
   convert_v1_WidgetSpec_To_v1alpha1_WidgetSpec,
   convert_v1alpha1_WidgetSpec_To_v1_WidgetSpec,
-} from "../../runtime/conversions/samples.kapi.dev.js";
+} from "../../runtime/conversion/functions/samples.kapi.dev.js";
 import type { KindConversions } from "../../runtime/conversion/convert.js";
 import { convertObject, type JsonObject } from "../../runtime/conversion/json-values.js";
 

@@ -1,4 +1,4 @@
-// Finds the hand-written conversion functions of a group: the exports of runtime/conversions/<groupDir>.ts.
+// Finds the hand-written conversion functions of a group: the exports of runtime/conversion/functions/<groupDir>.ts.
 // Only declarations are read (no type checking), so a half-written module never breaks generation.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,7 +33,7 @@ export function exportedNames(fileName: string, text: string): Set<string> {
   return names;
 }
 
-/** Reads runtime/conversions/<groupDir>.ts below `dir`; a group without a module has no hand-written functions. */
+/** Reads runtime/conversion/functions/<groupDir>.ts below `dir`; a group without a module has no hand-written functions. */
 export function handWrittenIn(dir: string): HandWrittenLookup {
   const cache = new Map<string, Set<string>>();
   return (groupDir) => {

@@ -51,6 +51,10 @@ export function crdSdkFiles(crds: CrdManifest[], imports: CrdSdkImports): Genera
     const path = typesPath(`${group}/${version}`);
     return { path, content: crdTypesModule(group, version, kinds, moduleSpecifier(path, imports.metaModule)) };
   });
-  const runtime = { apiClient: imports.clientModule, resourceClient: imports.clientModule };
+  const runtime = {
+    apiClient: imports.clientModule,
+    resourceClient: imports.clientModule,
+    resourceTypes: imports.clientModule,
+  };
   return [...types, ...clientFiles(clients, runtime)];
 }

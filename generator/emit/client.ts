@@ -26,12 +26,14 @@ export interface ClientGroupVersion {
   kinds: ClientKind[];
 }
 
-/** Import specifiers of the client runtime, relative to the output root ("../runtime/client/…") or a package. */
+/** Import specifiers of the client runtime, relative to the output root ("../sdk/…") or a package. */
 export interface ClientRuntimeImports {
   /** Module exporting ApiClient. */
   apiClient: string;
   /** Module exporting ResourceClient. */
   resourceClient: string;
+  /** Module exporting the shapes clients share (KubeListLike, options, watch events). */
+  resourceTypes: string;
 }
 
 const clientRoot = "client";
@@ -84,7 +86,7 @@ function clientsetMemberName(groupName: string, version: string): string {
 }
 
 /**
- * A module as imported from generated file `from`: `module` is a path from the output root ("../runtime/…",
+ * A module as imported from generated file `from`: `module` is a path from the output root ("../sdk/…",
  * ending in .ts) or a package name.
  */
 export function moduleSpecifier(from: string, module: string): string {
@@ -146,7 +148,7 @@ export function clientModule(gv: ClientGroupVersion, groupName: string, imports:
     { name: "ResourceClient", module: imports.resourceClient, typeOnly: false },
   ];
   if (kinds.some((k) => k.listKind === undefined)) {
-    named.push({ name: "KubeListLike", module: imports.resourceClient, typeOnly: true });
+    named.push({ name: "KubeListLike", module: imports.resourceTypes, typeOnly: true });
   }
   const content =
     generatedHeader(gv.sources) +
@@ -214,8 +216,9 @@ function clientGroupVersions(set: SchemaSet): ClientGroupVersion[] {
 }
 
 const runtimeImports: ClientRuntimeImports = {
-  apiClient: "../runtime/client/api-client.ts",
-  resourceClient: "../runtime/client/resource-client.ts",
+  apiClient: "../sdk/api-client.ts",
+  resourceClient: "../sdk/resource-client.ts",
+  resourceTypes: "../sdk/resource-types.ts",
 };
 
 /**

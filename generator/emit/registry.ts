@@ -1,5 +1,7 @@
-// generated/registry.ts: every kind of every group/version with its REST mapping and strategy, the one table the
-// runtime reads to know what differs between kinds.
+// generated/registry.ts: every kind of every group/version with its REST mapping and the name of its strategy,
+// the one table the runtime reads to know what differs between kinds; and generated/strategies.ts, the strategy
+// modules by name. The two are apart so the table sits low in the runtime's layers and the strategies, which
+// use the whole API (reviews, tokens), sit high: the server hands the second to its KindRegistry.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +13,7 @@ import { apiVersionOf, camelCase } from "./naming.js";
 import { Code, tsLiteral } from "./ts-literal.js";
 
 export const registryPath = "registry.ts";
+export const strategiesPath = "strategies.ts";
 
 export interface RegistryEmitterOptions {
   /** Whether runtime/strategies/<name>.ts exists: a kind naming a missing module gets a note, not an import. */
@@ -108,7 +111,7 @@ function selectableFieldNotes(set: SchemaSet, info: KindInfo): string[] {
   return notes;
 }
 
-function kindRecord(file: SchemaFile, entry: KindEntry, info: KindInfo, strategy: Code | undefined): unknown {
+function kindRecord(file: SchemaFile, entry: KindEntry, info: KindInfo, strategy: string | undefined): unknown {
   const stability = file.stability ?? "stable";
   const lifecycle = file.lifecycle || entry.lifecycle ? { ...file.lifecycle, ...entry.lifecycle } : undefined;
   return {
@@ -149,10 +152,10 @@ export function createRegistryEmitter(options: RegistryEmitterOptions): Emitter 
       const records: unknown[] = [];
       for (const info of set.kinds()) {
         const name = info.entry.strategy;
-        let strategy: Code | undefined;
+        let strategy: string | undefined;
         if (name !== undefined && options.strategyExists(name)) {
           strategies.add(name);
-          strategy = new Code(strategyBinding(name));
+          strategy = name;
         } else if (name !== undefined) {
           notes.push(`${kindName(info)}: strategy module runtime/strategies/${name}.ts does not exist`);
         }
@@ -162,15 +165,27 @@ export function createRegistryEmitter(options: RegistryEmitterOptions): Emitter 
         records.push(kindRecord(info.file.file, info.entry, info, strategy));
       }
       const sources = [...new Set(set.kinds().map((k) => k.file.path))];
-      const imports = [...strategies]
-        .sort()
-        .map((s) => `import { strategy as ${strategyBinding(s)} } from "../runtime/strategies/${s}.js";\n`)
-        .join("");
+      const names = [...strategies].sort();
       const content =
         generatedHeader(sources) +
-        `import type { KindRecord } from "../runtime/registry/kind-record.js";\n${imports}\n` +
+        `import type { KindRecord } from "../runtime/registry/kind-record.js";\n\n` +
         `export const kinds: readonly KindRecord[] = ${tsLiteral(records)};\n`;
-      return { files: [{ path: registryPath, content }], notes };
+      const strategiesContent =
+        generatedHeader(sources) +
+        `import type { KindStrategy } from "../runtime/strategies/hook-request.js";\n` +
+        names
+          .map((s) => `import { strategy as ${strategyBinding(s)} } from "../runtime/strategies/${s}.js";\n`)
+          .join("") +
+        `\nexport const strategies: Readonly<Record<string, KindStrategy>> = ${tsLiteral(
+          Object.fromEntries(names.map((s) => [s, new Code(strategyBinding(s))])),
+        )};\n`;
+      return {
+        files: [
+          { path: registryPath, content },
+          { path: strategiesPath, content: strategiesContent },
+        ],
+        notes,
+      };
     },
   };
 }

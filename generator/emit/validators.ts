@@ -10,7 +10,7 @@ import type { SchemaNode } from "../schema/model.js";
 import type { KindInfo, SchemaSet } from "../schema/schema-set.js";
 import { celRuleProblems } from "../validate/cel-rules.js";
 import { type EmitResult, type Emitter, type GeneratedFile, generatedHeader } from "./emitter.js";
-import { StructuralSchemas } from "./structural-schema.js";
+import { StructuralSchemas } from "./kind-structural-schema.js";
 import { tsLiteral as tableLiteral } from "./ts-literal.js";
 
 /** An identifier for a schema file's module: "rbac.authorization.k8s.io/v1" → rbacAuthorizationK8sIoV1. */
@@ -247,7 +247,7 @@ function emitTable(set: SchemaSet): GeneratedFile {
   const fileIds = [...new Set(kinds.map((k) => k.file.id))].sort();
   const sources = [...new Set(kinds.map((k) => k.file.path))].sort();
   const imports = [
-    `import type { StructuralSchema } from "../runtime/cel/kubernetes/structural-schema.js";`,
+    `import type { StructuralSchema } from "../runtime/cel/rules/structural-schema.js";`,
     `import type { FieldError } from "../runtime/errors/field-error.js";`,
     `import { run } from "../runtime/validation/schema-checks.js";`,
     ...fileIds.flatMap((id) => [

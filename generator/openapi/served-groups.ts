@@ -7,7 +7,7 @@ import type {
   ServedSubresource,
 } from "../../runtime/discovery/served.js";
 import { storageVersionHash } from "../../runtime/discovery/storage-version-hash.js";
-import type { MetaDefinitions } from "../../runtime/openapi/routes.js";
+import type { MetaDefinitions } from "../../runtime/openapi/openapi-routes.js";
 import type { ResourceMapping, SchemaNode, Subresource } from "../schema/model.js";
 import { groupDir, type KindInfo, type SchemaSet } from "../schema/schema-set.js";
 

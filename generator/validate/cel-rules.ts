@@ -1,8 +1,8 @@
 // Checks the CEL rules (x-kubernetes-validations) of every kind as kube-apiserver checks those of a
 // CustomResourceDefinition: rules that do not compile, are malformed or are estimated too expensive are
 // problems, reported where they are written.
-import { compileRules } from "../../runtime/cel/kubernetes/rule-checks.js";
-import { StructuralSchemas } from "../emit/structural-schema.js";
+import { compileRules } from "../../runtime/cel/rules/rule-checks.js";
+import { StructuralSchemas } from "../emit/kind-structural-schema.js";
 import type { SchemaSet } from "../schema/schema-set.js";
 
 /** Every problem with the rules of the set's kinds, as `schemas/<file>.yaml: <location>: <message>`. */

@@ -2,9 +2,9 @@
 // prepared and validated; validating plugins run after validation, just before storage. A plugin refuses
 // a write by throwing a StatusError.
 
-import type { UserInfo } from "../authn/user.js";
-import type { ServedKind } from "../registry/lookup.js";
-import type { KubeObject } from "../strategies/strategy.js";
+import type { UserInfo } from "../access/user-info.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { ServedKind } from "../registry/served-kind.js";
 
 export type Operation = "CREATE" | "UPDATE" | "DELETE";
 

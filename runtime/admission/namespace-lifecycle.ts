@@ -5,9 +5,9 @@
 
 import { namespaces as namespaceKind } from "../controllers/core-kinds.js";
 import { forbidden, notFound, type StatusError } from "../errors/status-error.js";
-import { groupResource } from "../resources/kinds.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { groupResource } from "../registry/kinds.js";
 import type { ResourceApi } from "../resources/resource-api.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "./admission.js";
 
 /** The cause kube attaches to a create refused in a terminating namespace; controllers test for it. */

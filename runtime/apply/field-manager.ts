@@ -11,14 +11,14 @@
 // "ancient-changes"), the time of an entry moved only when its manager changed something, and kubectl's
 // hand-over from client-side apply.
 
-import { isJsonObject } from "../codecs/json-object.js";
 import { containerBeyondDepth } from "../codecs/json-tree.js";
 import { maxObjectDepth, storedObjectTooDeep } from "../codecs/object-depth.js";
 import { badRequest, StatusError } from "../errors/status-error.js";
+import { isJsonObject } from "../object/json-object.js";
+import type { KubeObject } from "../object/kube-object.js";
 import { compareGoStrings } from "../selection/go-strings.js";
-import type { KubeObject } from "../strategies/strategy.js";
-import { applyConflictError } from "./conflicts.js";
-import { FieldSet } from "./field-set.js";
+import { FieldSet } from "./fieldpath/field-set.js";
+import { fieldElement } from "./fieldpath/path-element.js";
 import { kubectlManager, lastAppliedFields, syncLastApplied } from "./last-applied.js";
 import {
   cloneManagedState,
@@ -31,14 +31,14 @@ import {
   managerKey,
   type Operation,
 } from "./managed-fields.js";
-import { type ManagedSchema, rootType, type SchemaType } from "./managed-schema.js";
-import { fieldElement } from "./path-element.js";
-import { fieldSetOf } from "./to-field-set.js";
-import { type TypedProblem, typedProblemsText } from "./typed-problem.js";
-import { type Conflict, recordApply, recordUpdate, type UpdaterContext } from "./updater.js";
+import { applyConflictError } from "./merge/conflicts.js";
+import { type Conflict, recordApply, recordUpdate, type UpdaterContext } from "./merge/updater.js";
+import { type ManagedSchema, rootType, type SchemaType } from "./typed/managed-schema.js";
+import { fieldSetOf } from "./typed/to-field-set.js";
+import { type TypedProblem, typedProblemsText } from "./typed/typed-problem.js";
 
-export type { ManagedSchema } from "./managed-schema.js";
-export { schemaForKind } from "./managed-schema.js";
+export type { ManagedSchema } from "./typed/managed-schema.js";
+export { schemaForKind } from "./typed/managed-schema.js";
 
 export interface FieldManagerContext {
   /** fieldManager query parameter, or the User-Agent prefix; "unknown" when empty. */

@@ -3,16 +3,16 @@
 // the listed values, do not conflict with kubectl's server-side apply; and while the annotation exists,
 // kubectl's applies keep it up to date, so switching back to client-side apply stays correct.
 
-import { isJsonObject } from "../codecs/json-object.js";
 import { containerBeyondDepth } from "../codecs/json-tree.js";
 import { maxObjectDepth } from "../codecs/object-depth.js";
-import { goJson } from "../errors/format-field-error.js";
-import type { KubeObject } from "../strategies/strategy.js";
-import { compareObjects } from "./compare-objects.js";
-import type { FieldSet } from "./field-set.js";
-import type { ManagedSchema, SchemaType } from "./managed-schema.js";
-import { fieldSetOf } from "./to-field-set.js";
-import type { TypedProblem } from "./typed-problem.js";
+import { goJson } from "../errors/go-format.js";
+import { isJsonObject } from "../object/json-object.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { FieldSet } from "./fieldpath/field-set.js";
+import { compareObjects } from "./typed/compare-objects.js";
+import type { ManagedSchema, SchemaType } from "./typed/managed-schema.js";
+import { fieldSetOf } from "./typed/to-field-set.js";
+import type { TypedProblem } from "./typed/typed-problem.js";
 
 const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration";
 

@@ -4,11 +4,11 @@
 // kube builds it (BuildManagerIdentifier): the entry without time and fields, and without apiVersion for
 // appliers, so an applier is one manager whatever version it applies in, an updater one per version.
 
-import { isJsonObject } from "../codecs/json-object.js";
-import { goJson } from "../errors/format-field-error.js";
+import { goJson } from "../errors/go-format.js";
+import { isJsonObject } from "../object/json-object.js";
 import { compareGoStrings } from "../selection/go-strings.js";
-import type { FieldSet } from "./field-set.js";
-import { decodeFieldsV1, type FieldsV1, fieldsV1Of } from "./fields-v1.js";
+import type { FieldSet } from "./fieldpath/field-set.js";
+import { decodeFieldsV1, type FieldsV1, fieldsV1Of } from "./fieldpath/fields-v1.js";
 
 export type Operation = "Apply" | "Update";
 

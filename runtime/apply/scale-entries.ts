@@ -2,14 +2,14 @@
 // the parent's managers that own the replicas path, each owning the Scale's `.spec.replicas`; after an
 // apply to the Scale they are handed back, the Scale's owners of `.spec.replicas` owning the parent's
 // replicas path in the parent's apiVersion.
-import { FieldSet } from "./field-set.js";
+import { FieldSet } from "./fieldpath/field-set.js";
+import { fieldElement, type Path } from "./fieldpath/path-element.js";
 import {
   decodeManagedFields,
   encodeManagedFields,
   type ManagedFieldsEntry,
   type ManagedState,
 } from "./managed-fields.js";
-import { fieldElement, type Path } from "./path-element.js";
 
 const scaleReplicas: Path = [fieldElement("spec"), fieldElement("replicas")];
 

@@ -2,8 +2,8 @@
 // `conditions`): a request nobody else had an opinion on is `system:anonymous` in `system:unauthenticated`.
 // With conditions, only requests to one of the listed paths (compared exactly, as kube compares
 // req.URL.Path) are; others stay unauthenticated and are refused.
-import type { Authenticated, AuthenticationRequest, RequestAuthenticator } from "./authenticator.js";
-import { allUnauthenticated, anonymousUser } from "./user.js";
+import type { Authenticated, AuthenticationRequest, RequestAuthenticator } from "../access/authenticator.js";
+import { allUnauthenticated, anonymousUser } from "../access/user-info.js";
 
 export interface AnonymousCondition {
   path: string;

@@ -7,7 +7,7 @@ import {
   type AuthenticationRequest,
   type RequestAuthenticator,
   type TokenAuthenticator,
-} from "./authenticator.js";
+} from "../access/authenticator.js";
 
 /** kube's warning for `Bearer  <token>`: the second space makes the token empty, and the header is ignored. */
 export const spacedTokenWarning =

@@ -1,8 +1,9 @@
 // Bootstrap token Secrets as k8s.io/cluster-bootstrap reads them: a Secret of type
 // `bootstrap.kubernetes.io/token` named `bootstrap-token-<id>` in kube-system, whose data keys say what the
 // token may do. Shared by the bootstrap token authenticator, the tokencleaner and the bootstrapsigner.
-import type { KubeObject } from "../strategies/strategy.js";
-import { isDateTime } from "../validation/formats.js";
+
+import { isDateTime } from "../../sdk/date-time.js";
+import type { KubeObject } from "../object/kube-object.js";
 
 export const bootstrapTokenSecretType = "bootstrap.kubernetes.io/token";
 export const bootstrapTokenNamespace = "kube-system";

@@ -3,11 +3,11 @@
 // from the watch cache. Any mismatch leaves the token to the other authenticators, as kube does, so a bad
 // bootstrap token ends as "invalid bearer token".
 import { timingSafeEqual } from "node:crypto";
+import type { Authenticated, TokenAuthenticator } from "../access/authenticator.js";
 import { statusCode } from "../controllers/api-errors.js";
 import { secrets } from "../controllers/core-kinds.js";
+import type { KubeObject } from "../object/kube-object.js";
 import type { ResourceApi } from "../resources/resource-api.js";
-import type { KubeObject } from "../strategies/strategy.js";
-import type { Authenticated, TokenAuthenticator } from "./authenticator.js";
 import {
   bootstrapTokenNamespace,
   bootstrapTokenSecretPrefix,

@@ -9,9 +9,9 @@ import {
   AuthenticationError,
   type AuthenticationRequest,
   type RequestAuthenticator,
-} from "./authenticator.js";
+} from "../access/authenticator.js";
+import type { UserInfo } from "../access/user-info.js";
 import { type CertificatePool, certificateFields, certificateIdentifier, clientAuthUsage } from "./certificate-pool.js";
-import type { UserInfo } from "./user.js";
 
 const commonNameType = "2.5.4.3";
 const organizationType = "2.5.4.10";

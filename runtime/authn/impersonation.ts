@@ -2,9 +2,8 @@
 // Impersonate-Group (repeated) and Impersonate-Extra-<key> headers ask to act as another user. Each thing
 // asked for is authorized for the requester with the `impersonate` verb (users, groups and service accounts
 // in the core group, uids and userextras/<key> in authentication.k8s.io); one refusal refuses the request.
-import type { Attributes, Authorizer } from "../authz/authorizer.js";
-import { forbiddenRequest } from "../authz/request-attributes.js";
-import { badRequest } from "../errors/status-error.js";
+import type { Attributes, Authorizer } from "../access/authorizer.js";
+import { forbiddenRequest } from "../access/request-attributes.js";
 import {
   allAuthenticated,
   allUnauthenticated,
@@ -13,7 +12,8 @@ import {
   serviceAccountUsername,
   splitServiceAccountUsername,
   type UserInfo,
-} from "./user.js";
+} from "../access/user-info.js";
+import { badRequest } from "../errors/status-error.js";
 
 export const userHeader = "impersonate-user";
 export const uidHeader = "impersonate-uid";

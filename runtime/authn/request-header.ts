@@ -9,7 +9,7 @@ import {
   AuthenticationError,
   type AuthenticationRequest,
   type RequestAuthenticator,
-} from "./authenticator.js";
+} from "../access/authenticator.js";
 import { CertificatePool } from "./certificate-pool.js";
 import { commonNameOf, verifiedClientLeaf } from "./client-certificate.js";
 

@@ -1,8 +1,8 @@
 // Tokens known in advance: the admin token kapi generates at start and the entries of --token-auth-file.
 // Lookups compare in constant time so that a token cannot be guessed byte by byte.
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { Authenticated, TokenAuthenticator } from "./authenticator.js";
-import type { UserInfo } from "./user.js";
+import type { Authenticated, TokenAuthenticator } from "../access/authenticator.js";
+import type { UserInfo } from "../access/user-info.js";
 
 function digest(token: string): Buffer {
   return createHash("sha256").update(token).digest();

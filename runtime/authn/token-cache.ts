@@ -3,7 +3,7 @@
 // `--authentication-token-webhook-cache-ttl`). Keys are a hash of the audiences and the token, never the
 // token itself; lookups of the same key in flight share one call; errors are kept only when asked.
 import { createHash } from "node:crypto";
-import type { Authenticated, TokenAuthenticator } from "./authenticator.js";
+import type { Authenticated, TokenAuthenticator } from "../access/authenticator.js";
 
 export interface TokenCacheOptions {
   /** Keep errors as failures (kube does for its token union, not for the webhook). */

@@ -4,8 +4,8 @@
 // three fields stops the start; a record with an empty token is skipped and a repeated token replaces the
 // earlier one (both with a warning); columns after the fourth are ignored.
 import { readFileSync } from "node:fs";
+import type { UserInfo } from "../access/user-info.js";
 import { StaticTokenAuthenticator } from "./static-tokens.js";
-import type { UserInfo } from "./user.js";
 
 /** A syntax error, worded as Go's csv.ParseError. */
 export class CsvParseError extends Error {

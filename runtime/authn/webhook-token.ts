@@ -5,10 +5,11 @@
 // `status.error` are authentication errors. When the API server has audiences, the answer must be for one
 // of the wanted audiences (the answer's own, or else the API server's). Answers are cached for the TTL.
 
+import { Backoff } from "../../sdk/backoff.js";
+import { type Authenticated, AuthenticationError, type TokenAuthenticator } from "../access/authenticator.js";
+import type { UserInfo } from "../access/user-info.js";
 import { loadWebhookClient, postJson, type WebhookClient, type WebhookResponse } from "../http/webhook-client.js";
-import { type Authenticated, AuthenticationError, type TokenAuthenticator } from "./authenticator.js";
 import { CachedTokenAuthenticator } from "./token-cache.js";
-import type { UserInfo } from "./user.js";
 
 export type TokenReviewVersion = "v1" | "v1beta1";
 
@@ -38,10 +39,6 @@ interface TokenReviewStatus {
   user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
   audiences?: string[];
   error?: string;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function isConnectionReset(error: unknown): boolean {
@@ -107,7 +104,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
   }
 
   private async post(review: unknown): Promise<WebhookResponse> {
-    let delay = this.retryDelayMs;
+    const backoff = new Backoff({ firstDelayMs: this.retryDelayMs, factor: 1.5, jitter: 0.2 });
     for (let attempt = 1; ; attempt++) {
       let response: WebhookResponse | undefined;
       let failure: unknown;
@@ -118,8 +115,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
       }
       const transient = response === undefined ? isConnectionReset(failure) : retriedStatuses.has(response.status);
       if (attempt < attempts && transient) {
-        await sleep(delay * (1 + Math.random() * 0.2));
-        delay *= 1.5;
+        await backoff.wait();
         continue;
       }
       if (response === undefined) {

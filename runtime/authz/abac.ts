@@ -8,8 +8,15 @@
 // and either its namespace, resource and apiGroup or its nonResourcePath (`*`, exact, or a trailing `*`
 // prefix) match; no match is no opinion.
 import { readFileSync } from "node:fs";
-import { allAuthenticated, type UserInfo } from "../authn/user.js";
-import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, SubjectRules } from "./authorizer.js";
+import type {
+  Attributes,
+  Authorizer,
+  Decision,
+  NonResourceRule,
+  ResourceRule,
+  SubjectRules,
+} from "../access/authorizer.js";
+import { allAuthenticated, type UserInfo } from "../access/user-info.js";
 
 /** The internal abac.PolicySpec every file form converts to. */
 export interface AbacPolicy {

@@ -1,7 +1,7 @@
 // The two fixed authorizers of `--authorization-mode` (k8s.io/apiserver's authorizerfactory): AlwaysAllow
 // allows everything and lists `*` rules; AlwaysDeny has no opinion, with kube's reason, so a later
 // authorizer may still allow and the request is otherwise refused.
-import type { Attributes, Authorizer, Decision, SubjectRules } from "./authorizer.js";
+import type { Attributes, Authorizer, Decision, SubjectRules } from "../access/authorizer.js";
 
 const allowed: Decision = { decision: "allow", reason: "" };
 const forbidden: Decision = { decision: "noOpinion", reason: "Everything is forbidden." };

@@ -4,6 +4,7 @@
 // names, and kept across reloads (a reload may not add them); webhooks and the fixed authorizers are made
 // anew with each configuration. `createAuthorizer` goes from kube's flags to a served authorizer.
 import { readFileSync } from "node:fs";
+import type { Authorizer } from "../access/authorizer.js";
 import {
   inClusterWebhookClient,
   loadWebhookClient,
@@ -19,10 +20,9 @@ import {
   resolveAuthorization,
   type WebhookConfiguration,
 } from "./authorization-config.js";
-import type { Authorizer } from "./authorizer.js";
 import { PrivilegedGroupAuthorizer } from "./privileged-groups.js";
 import { ReloadingAuthorizer } from "./reloading-authorizer.js";
-import { UnionAuthorizer } from "./union.js";
+import { UnionAuthorizer } from "./union-authorizer.js";
 import { WebhookAuthorizer } from "./webhook/webhook-authorizer.js";
 
 /** Makers of the authorizers that follow the server's objects; called once, only for configured types. */

@@ -2,8 +2,9 @@
 // policies and webhook match conditions): CEL evaluates synchronously, so an authorizer that would have to
 // wait (a webhook without a cached answer) counts as an errored "no opinion", which expressions can test
 // with `errored()`.
-import type { CelAuthorizer } from "../cel/library/kubernetes/authorizer.js";
-import type { Authorizer } from "./authorizer.js";
+
+import type { Authorizer } from "../access/authorizer.js";
+import type { CelAuthorizer } from "../cel/library/kubernetes/authorizer-library.js";
 
 export function celAuthorizer(authorizer: () => Authorizer): CelAuthorizer {
   return {

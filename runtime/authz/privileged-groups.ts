@@ -1,8 +1,9 @@
 // kube-apiserver puts this authorizer before every configured one: members of system:masters may do
 // everything, whatever RBAC or a webhook would say.
-import { mastersGroup, type UserInfo } from "../authn/user.js";
-import type { Attributes, Authorizer, Decision, SubjectRules } from "./authorizer.js";
-import { noOpinion } from "./authorizer.js";
+
+import type { Attributes, Authorizer, Decision, SubjectRules } from "../access/authorizer.js";
+import { noOpinion } from "../access/authorizer.js";
+import { mastersGroup, type UserInfo } from "../access/user-info.js";
 
 const allowed: Decision = { decision: "allow", reason: "" };
 const nothing: SubjectRules = { resourceRules: [], nonResourceRules: [], incomplete: false };

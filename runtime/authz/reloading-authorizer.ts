@@ -5,13 +5,13 @@
 import { type FSWatcher, readFileSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import type { UserInfo } from "../authn/user.js";
+import type { Attributes, Authorizer, Decision, SubjectRules } from "../access/authorizer.js";
+import type { UserInfo } from "../access/user-info.js";
 import {
   type AuthorizationConfiguration,
   type AuthorizerType,
   parseAuthorizationConfiguration,
 } from "./authorization-config.js";
-import type { Attributes, Authorizer, Decision, SubjectRules } from "./authorizer.js";
 
 export interface ReloadingAuthorizerOptions {
   path: string;

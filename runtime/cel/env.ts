@@ -5,10 +5,10 @@
 
 import { check } from "./checker/checker.js";
 import type { CheckedAst, ParsedAst } from "./common/ast.js";
+import type { CelType } from "./common/cel-types.js";
 import { type CelLibrary, type FunctionDecl, type MacroDecl, macroKey, type VariableDecl } from "./common/decls.js";
+import type { Program, ProgramOptions } from "./common/evaluation.js";
 import { type CelIssue, CelIssues } from "./common/issues.js";
-import type { CelType } from "./common/types.js";
-import type { CelValue } from "./common/values.js";
 import { plan } from "./interpreter/planner.js";
 import { parse } from "./parser/parser.js";
 
@@ -17,27 +17,6 @@ export interface EnvOptions {
   readonly variables?: readonly VariableDecl[];
   /** Namespace that unqualified names resolve in (cel-go's container). */
   readonly container?: string;
-}
-
-export interface ProgramOptions {
-  /** Stop evaluation with an error once the run-time cost exceeds this. */
-  readonly costLimit?: number;
-  /** `has()` on a value without fields is an error, as in cel-go's conformance setup; Kubernetes answers false. */
-  readonly errorOnBadPresenceTest?: boolean;
-}
-
-/** Variables for one evaluation: a name → value lookup; absent names are errors. */
-export type Activation = (name: string) => CelValue | undefined;
-
-export interface EvalResult {
-  /** The result, or a CelError. */
-  readonly value: CelValue;
-  /** Run-time cost spent. */
-  readonly cost: number;
-}
-
-export interface Program {
-  eval(activation: Activation): EvalResult;
 }
 
 export class CelEnv {

@@ -1,5 +1,6 @@
 // The `kapi` command. Verbs arrive with the issues that build them; unknown verbs fail with usage.
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -58,7 +59,12 @@ function runVerb(load: () => Promise<(args: string[]) => Promise<number>>, args:
 }
 
 function runGenerator(args: string[]): number {
-  const result = spawnSync(process.execPath, ["--import", "tsx", join(root, "generator/main.ts"), ...args], {
+  // The generator and its schemas live in a checkout of kapi; the installed package has neither.
+  if (!existsSync(join(root, "generator/run-generator.ts"))) {
+    console.error("kapi generate: no generator here; it runs in a checkout of the kapi repository");
+    return 1;
+  }
+  const result = spawnSync(process.execPath, ["--import", "tsx", join(root, "generator/run-generator.ts"), ...args], {
     stdio: "inherit",
   });
   return result.status ?? 1;

@@ -13,7 +13,7 @@ import {
   unrecognizedBody,
 } from "./decode-errors.js";
 import { parseJson } from "./json-body.js";
-import type { DuplicateKeys, ParsedBody, ParseFailure } from "./parsed-body.js";
+import type { BodyFailure, DuplicateKeys, ParsedBody } from "./parsed-body.js";
 import { parseProtobuf } from "./protobuf/protobuf-body.js";
 import { parseYaml } from "./yaml-body.js";
 
@@ -28,11 +28,6 @@ export interface DecodedBody {
   duplicateKeys: DuplicateKeys;
   /** What the body names itself, defaulted from the target; the body's own words when there is no target. */
   gvk: GroupVersionKind;
-}
-
-/** A refused body; `claimed` is the kind and version it named, when the decoder got that far (protobuf). */
-export interface BodyFailure extends ParseFailure {
-  claimed?: { kind: string; version: string };
 }
 
 interface BodyDecoder {

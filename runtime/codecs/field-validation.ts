@@ -3,7 +3,7 @@
 // all under Strict. docs/field-validation.md has kube's wording for each.
 import type { FieldError } from "../errors/field-error.js";
 import * as fe from "../errors/field-error.js";
-import { goQuote } from "../errors/format-field-error.js";
+import { goQuote } from "../errors/go-format.js";
 import { badRequest, invalid } from "../errors/status-error.js";
 import { cannotBeHandled, type HandledAs } from "./decode-errors.js";
 

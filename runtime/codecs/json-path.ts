@@ -2,8 +2,8 @@
 // `.field` (`\.` escapes a dot), `..field`, `.*`, `[n]`, `[a:b:c]`, `[*]`, `['key']`, `[a,b]`, and filters
 // `[?(@.type=="Ready")]` with ==, !=, <, >, <=, >= or bare existence. Missing keys yield nothing, as printer
 // columns evaluate with AllowMissingKeys; what client-go reports as an error throws a JsonPathError.
-import { goNumber } from "../errors/format-field-error.js";
-import { isJsonObject } from "./json-object.js";
+import { goNumber } from "../errors/go-format.js";
+import { isJsonObject } from "../object/json-object.js";
 import { goJsonText } from "./json-tree.js";
 
 export class JsonPathError extends Error {

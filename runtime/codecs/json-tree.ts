@@ -3,7 +3,7 @@
 // on Node's call stack. Keys are copied as own properties, so a `__proto__` member stays data. Objects are
 // read with for…in: decoded JSON has no inherited enumerable members, and it is the fastest walk.
 
-import { goNumber } from "../errors/format-field-error.js";
+import { goNumber } from "../errors/go-format.js";
 import { setKey } from "./parsed-body.js";
 
 type JsonMap = Record<string, unknown>;

@@ -31,6 +31,11 @@ export interface ParseFailure {
 }
 
 /** Strict-decoding paths: struct fields and map keys joined by dots, list items as `[i]`. */
+/** A refused body; `claimed` is the kind and version it named, when the decoder got that far (protobuf). */
+export interface BodyFailure extends ParseFailure {
+  claimed?: { kind: string; version: string };
+}
+
 export function fieldPath(segments: readonly (string | number)[]): string {
   let path = "";
   for (const s of segments) {

@@ -2,7 +2,7 @@
 // kube-apiserver converts a CustomResourceDefinition's additionalPrinterColumns (a Name column, then one column per
 // JSONPath); kinds without get kube's default convertor (Name, Created At).
 import type { PrinterColumn } from "../registry/kind-record.js";
-import type { ServedKind } from "../registry/lookup.js";
+import type { ServedKind } from "../registry/served-kind.js";
 import { findJsonPath, type JsonPath, parseJsonPath, printJsonPathValue } from "./json-path.js";
 import { listMetaOf, type MetaVersion, metaApiVersion, toPartialObjectMetadata } from "./partial-object-metadata.js";
 

@@ -5,12 +5,12 @@
 // (`json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`), and
 // the first fatal error wins over everything strict decoding found.
 import { fieldTable } from "../../generated/fields.js";
+import { isJsonObject, type JsonObject } from "../object/json-object.js";
 import { cannotBeHandled, handledAs, jsonKind } from "./decode-errors.js";
 import type { FieldDefinition, FieldNode, ScalarField } from "./field-table.js";
 import { duplicateFieldProblem, unknownFieldProblem } from "./field-validation.js";
 import { base64ErrorOffset } from "./go-base64.js";
 import { quantityError } from "./go-quantity.js";
-import { isJsonObject, type JsonObject } from "./json-object.js";
 import type { DuplicateKey, DuplicateKeys } from "./parsed-body.js";
 
 export interface FieldCheck {

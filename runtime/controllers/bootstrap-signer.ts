@@ -18,8 +18,8 @@ import {
   expirationOf,
   signingTokenOf,
 } from "../authn/bootstrap-token-secret.js";
+import type { KubeObject } from "../object/kube-object.js";
 import type { ResourceApi } from "../resources/resource-api.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import { hasStatusCause, statusCode, statusReason } from "./api-errors.js";
 import type { ControllerContext } from "./controller-context.js";
 import { configMaps, secrets } from "./core-kinds.js";

@@ -8,11 +8,11 @@
 import { isDeepStrictEqual } from "node:util";
 import { clusterRoleKind } from "../authz/rbac/rbac-index.js";
 import type { PolicyRule } from "../authz/rbac/rule-matches.js";
-import { applyIntent } from "../resources/managed-fields.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { applyIntent } from "../resources/field-ownership.js";
 import type { ResourceApi, Target } from "../resources/resource-api.js";
 import { compareGoStrings } from "../selection/go-strings.js";
 import { type LabelSelectorObject, labelSelectorFromObject } from "../selection/label-selector-object.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import { statusCode } from "./api-errors.js";
 import type { ControllerContext } from "./controller-context.js";
 import { followObjects } from "./follow-objects.js";

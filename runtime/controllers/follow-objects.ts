@@ -2,13 +2,14 @@
 // ADDED events, then changes, and resumes where it stopped when the watch ends (a slow consumer is cut
 // off by the cache); a resumption the history no longer covers (410) starts over from the current state,
 // so handlers must be level-based. Failures are logged and retried with backoff until the signal aborts.
+
+import type { KubeObject } from "../object/kube-object.js";
 import type { ListQuery } from "../resources/list-options.js";
 import type { ResourceApi, Target } from "../resources/resource-api.js";
 import { viewAt } from "../resources/versioned.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import { statusCode } from "./api-errors.js";
-import { Backoff } from "./backoff.js";
 import type { ControllerContext } from "./controller-context.js";
+import { watchLoopBackoff } from "./watch-loop-backoff.js";
 
 export interface ObjectEvent {
   type: "ADDED" | "MODIFIED" | "DELETED";
@@ -33,7 +34,7 @@ export async function followObjects(
 ): Promise<void> {
   const { signal } = options;
   let resourceVersion: string | undefined;
-  const backoff = new Backoff();
+  const backoff = watchLoopBackoff();
   while (!signal.aborted) {
     try {
       const watch = await api.watch(

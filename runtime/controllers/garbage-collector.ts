@@ -9,12 +9,12 @@
 //   loses the finalizer.
 // Every decision reads the objects involved again through the ResourceApi first, as kube's GC does a
 // live lookup, so a lagging graph never deletes an object whose owner exists.
+
+import type { KubeObject } from "../object/kube-object.js";
 import type { KindRegistry } from "../registry/kind-registry.js";
-import type { ServedKind } from "../registry/lookup.js";
+import type { ServedKind } from "../registry/served-kind.js";
 import { foregroundFinalizer, orphanFinalizer, type PropagationPolicy } from "../resources/delete-object.js";
-import { storageKindOf } from "../resources/kinds.js";
 import type { ResourceApi, Target } from "../resources/resource-api.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import { statusCode } from "./api-errors.js";
 import type { ControllerContext } from "./controller-context.js";
 import {
@@ -66,7 +66,7 @@ function ownerKind(served: KindRegistry, ref: OwnerReference): ServedKind | unde
   const { group, version } = groupVersionOf(ref.apiVersion);
   const record = served.kindOf(group, version, ref.kind);
   if (record === undefined || record.resource.virtual) return undefined;
-  return storageKindOf(record);
+  return served.storageKindOf(record);
 }
 
 /** Removes the finalizer from a copy-on-write object; false when it was not there. */

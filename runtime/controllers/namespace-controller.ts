@@ -3,9 +3,10 @@
 // leaves spec.finalizers through the finalize subresource, after which the server removes the namespace
 // when metadata.finalizers is empty too. While content remains (objects held by finalizers), the
 // namespace's conditions say what and why, and the controller looks again with backoff.
+
+import type { KubeObject } from "../object/kube-object.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import { formatTime } from "../resources/timestamps.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import { statusCode } from "./api-errors.js";
 import type { ControllerContext } from "./controller-context.js";
 import { namespaces } from "./core-kinds.js";

@@ -2,7 +2,7 @@
 // state, and for each owner uid the uids of its dependents. An owner uid with dependents but no object
 // is kube's "virtual" node: an owner not (or no longer) seen, whose dependents must be checked.
 
-import type { ServedKind } from "../registry/lookup.js";
+import type { ServedKind } from "../registry/served-kind.js";
 import { foregroundFinalizer, orphanFinalizer } from "../resources/delete-object.js";
 import type { StoredObject } from "./registry-feed.js";
 

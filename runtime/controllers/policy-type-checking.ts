@@ -6,10 +6,10 @@
 
 import type { PolicySpec } from "../admission/policy/compile-policy.js";
 import { PolicyTypeChecker } from "../admission/policy/type-checking.js";
-import type { ServedKind } from "../registry/lookup.js";
-import { applyIntent } from "../resources/managed-fields.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { ServedKind } from "../registry/served-kind.js";
+import { applyIntent } from "../resources/field-ownership.js";
 import type { ResourceApi, Target } from "../resources/resource-api.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import { statusCode } from "./api-errors.js";
 import type { ControllerContext } from "./controller-context.js";
 import { followObjects } from "./follow-objects.js";

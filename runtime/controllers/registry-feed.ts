@@ -5,15 +5,15 @@
 // does when the served kinds change (a custom resource served or gone), since objects of a kind it did not
 // know were skipped.
 
+import type { KubeObject } from "../object/kube-object.js";
 import type { KindRegistry } from "../registry/kind-registry.js";
-import type { ServedKind } from "../registry/lookup.js";
+import type { ServedKind } from "../registry/served-kind.js";
 import { decodeStored } from "../resources/resource-storage.js";
 import { storagePrefix } from "../resources/storage-key.js";
-import { CompactedError, StoreClosedError } from "../storage/errors.js";
+import { CompactedError, StoreClosedError } from "../storage/storage-errors.js";
 import type { KeyValue, Store } from "../storage/store.js";
-import type { KubeObject } from "../strategies/strategy.js";
-import { Backoff } from "./backoff.js";
 import type { ControllerContext } from "./controller-context.js";
+import { watchLoopBackoff } from "./watch-loop-backoff.js";
 
 export interface StoredObject {
   key: string;
@@ -98,7 +98,7 @@ export async function followRegistry(
   options: ControllerContext,
 ): Promise<void> {
   const { signal } = options;
-  const backoff = new Backoff();
+  const backoff = watchLoopBackoff();
   let changed = new AbortController();
   const stopListening = kinds.onChange(() => changed.abort());
   signal.addEventListener("abort", () => changed.abort(), { once: true });

@@ -1,7 +1,8 @@
 // Read-modify-write with conflict retries, as client-go's retry.RetryOnConflict: each attempt reads the
 // latest object and writes guarded by its resourceVersion, so no concurrent change is overwritten.
+
+import type { KubeObject } from "../object/kube-object.js";
 import type { ResourceApi, Target } from "../resources/resource-api.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import { statusCode } from "./api-errors.js";
 
 /** client-go's DefaultRetry allows five attempts; a controller's queue retries beyond that with backoff. */

@@ -1,6 +1,7 @@
 // A controller's work queue, as client-go's rate-limited workqueue: a key waits at most once, is never
 // handled by two workers at a time (a key added while it is handled runs again afterwards), and a key
 // whose handling fails or asks to come back is retried with per-key exponential backoff.
+import { Backoff, type BackoffPolicy } from "../../sdk/backoff.js";
 
 /** What a handler says when it is not finished: come back later without counting it as an error. */
 export const retryLater = "retry";
@@ -23,22 +24,22 @@ export class WorkQueue<K> {
   private pendingAt = 0;
   private readonly waiting = new Set<K>();
   private readonly handling = new Set<K>();
-  private readonly failures = new Map<K, number>();
+  private readonly backoffs = new Map<K, Backoff>();
   private readonly timers = new Map<K, NodeJS.Timeout>();
   private active = 0;
   private stopped = false;
   private idle: (() => void) | undefined;
   private readonly workers: number;
-  private readonly baseDelayMs: number;
-  private readonly maxDelayMs: number;
+  private readonly retryPolicy: BackoffPolicy;
 
   constructor(
     private readonly handle: Handler<K>,
     private readonly options: WorkQueueOptions,
   ) {
     this.workers = options.workers ?? 1;
-    this.baseDelayMs = options.baseDelayMs ?? 5;
-    this.maxDelayMs = options.maxDelayMs ?? 30_000;
+    const maxDelayMs = options.maxDelayMs ?? 30_000;
+    // The cap bounds the first delay too.
+    this.retryPolicy = { firstDelayMs: Math.min(options.baseDelayMs ?? 5, maxDelayMs), maxDelayMs };
   }
 
   add(key: K): void {
@@ -51,9 +52,12 @@ export class WorkQueue<K> {
   /** Adds the key after its backoff: the delay doubles with each retry since it last succeeded. */
   addRateLimited(key: K): void {
     if (this.stopped || this.timers.has(key)) return;
-    const failures = this.failures.get(key) ?? 0;
-    this.failures.set(key, failures + 1);
-    const delay = Math.min(this.baseDelayMs * 2 ** failures, this.maxDelayMs);
+    let backoff = this.backoffs.get(key);
+    if (backoff === undefined) {
+      backoff = new Backoff(this.retryPolicy);
+      this.backoffs.set(key, backoff);
+    }
+    const delay = backoff.next();
     const timer = setTimeout(() => {
       this.timers.delete(key);
       this.add(key);
@@ -94,7 +98,7 @@ export class WorkQueue<K> {
     try {
       const outcome = await this.handle(key);
       if (outcome === retryLater) this.addRateLimited(key);
-      else this.failures.delete(key);
+      else this.backoffs.delete(key);
     } catch (error) {
       if (!this.stopped) {
         this.options.log(`${this.options.name}: syncing ${String(key)} failed`, error);

@@ -1,7 +1,7 @@
 // Building blocks of generated conversion functions. Objects are plain decoded JSON: conversions work on them
 // before any typed view exists, and never share structure with their input so callers may mutate either side.
 
-import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
+import { isJsonObject, type JsonObject } from "../object/json-object.js";
 
 export { isJsonObject, type JsonObject };
 

@@ -4,8 +4,8 @@ import type {
   CustomResourceDefinition,
   CustomResourceDefinitionCondition,
 } from "../../generated/apiextensions.k8s.io/v1/types.js";
+import type { KubeObject } from "../object/kube-object.js";
 import { formatTime } from "../resources/timestamps.js";
-import type { KubeObject } from "../strategies/strategy.js";
 
 export const cleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
 

@@ -11,12 +11,11 @@ import type { JsonObject } from "../conversion/json-values.js";
 import type { ServedResource, ServedSubresource } from "../discovery/served.js";
 import { storageVersionHash } from "../discovery/storage-version-hash.js";
 import type { Schema } from "../openapi/schema-refs.js";
-import type { CustomKind } from "../registry/custom-kind.js";
 import type { KindRecord, PrinterColumn, SelectableField, SubresourceRecord, Verb } from "../registry/kind-record.js";
 import type { CustomVersion } from "../registry/kind-registry.js";
-import type { ServedKind } from "../registry/lookup.js";
+import type { CustomKind, ServedKind } from "../registry/served-kind.js";
+import type { Strategy } from "../registry/strategy.js";
 import { compareKubeAwareVersions, stabilityOf } from "../registry/version-names.js";
-import type { Strategy } from "../strategies/strategy.js";
 import { customResourceConverter } from "./conversion/custom-resource-converter.js";
 import { isConditionTrue } from "./names-acceptance.js";
 import { toOpenApiV2Schema } from "./openapi-v2.js";
@@ -128,7 +127,7 @@ export function customResource(crd: CustomResourceDefinition, names: CustomResou
       ...(warning === undefined ? {} : { deprecationWarning: warning }),
       ...(terminating ? { terminating } : {}),
     };
-    const record: KindRecord = {
+    const record: Omit<ServedKind, "custom" | "schema"> = {
       group,
       version: version.name,
       kind: names.kind,
@@ -151,7 +150,7 @@ export function customResource(crd: CustomResourceDefinition, names: CustomResou
       },
       strategy: customResourceStrategy,
     };
-    byVersion.set(version.name, { ...record, custom } as ServedKind);
+    byVersion.set(version.name, { ...record, schema: custom, custom } as ServedKind);
   }
 
   const servedVersions = versions

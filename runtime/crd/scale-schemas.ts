@@ -1,6 +1,7 @@
 // The OpenAPI v3 definitions of autoscaling/v1 Scale, which the documents of custom resources with a scale
 // subresource refer to: taken from a built-in document that already carries them (apps/v1's).
 import type { Schema } from "../openapi/schema-refs.js";
+import { readPackageJson } from "../package-files.js";
 
 const names = [
   "io.k8s.api.autoscaling.v1.Scale",
@@ -11,9 +12,8 @@ const names = [
 let loaded: Promise<Record<string, Schema>> | undefined;
 
 export function scaleSchemas(): Promise<Record<string, Schema>> {
-  loaded ??= import("../../generated/openapi/v3/apis/apps/v1.js").then((m) => {
-    const schemas = (m.default as { components: { schemas: Record<string, Schema> } }).components.schemas;
-    return Object.fromEntries(names.map((name) => [name, schemas[name] as Schema]));
-  });
+  loaded ??= readPackageJson<{ components: { schemas: Record<string, Schema> } }>(
+    "generated/openapi/v3/apis/apps/v1.json",
+  ).then(({ components: { schemas } }) => Object.fromEntries(names.map((name) => [name, schemas[name] as Schema])));
   return loaded;
 }

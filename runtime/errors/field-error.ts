@@ -21,7 +21,7 @@ export interface FieldError {
   detail?: string;
 }
 
-import { goJson, goQuote } from "./format-field-error.js";
+import { goJson, goQuote } from "./go-format.js";
 
 // Constructors mirroring apimachinery's field package, so every producer words errors the same way.
 

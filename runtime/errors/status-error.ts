@@ -1,7 +1,8 @@
 // The one error type the server answers failures with: a Kubernetes Status object, worded and coded as
 // kube-apiserver's apimachinery/pkg/api/errors constructors do, since clients match on reason, code and message.
 import type { FieldError } from "./field-error.js";
-import { errorBody, formatFieldErrors, goQuote } from "./format-field-error.js";
+import { errorBody, formatFieldErrors } from "./format-field-error.js";
+import { goQuote } from "./go-format.js";
 
 export type StatusReason =
   | "BadRequest"

@@ -1,7 +1,8 @@
 // What admission learns about the API request behind a write: who asks, and where its warnings and audit
 // annotations go (the response's Warning headers and the request's audit event).
+
+import { adminUser } from "../access/user-info.js";
 import type { AdmissionRequestInfo } from "../admission/admission.js";
-import { adminUser } from "../authn/user.js";
 import type { RequestContext } from "../server/context.js";
 
 export function admissionRequestOf(ctx: RequestContext): AdmissionRequestInfo {

@@ -6,15 +6,15 @@ import { decodeBody } from "../codecs/decode-body.js";
 import { encodeObject, writeEncoded } from "../codecs/encode-response.js";
 import { checkFields, kindFields } from "../codecs/unknown-fields.js";
 import { badRequest } from "../errors/status-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { apiVersionOf, groupResource } from "../registry/kinds.js";
 import type { DeleteOptions } from "../resources/delete-object.js";
-import { apiVersionOf, groupResource } from "../resources/kinds.js";
 import { integerParam, parseListQuery } from "../resources/list-options.js";
 import type { Target } from "../resources/resource-api.js";
+import { queryBool } from "../routing/request-info.js";
 import type { RequestContext } from "../server/context.js";
-import { queryBool } from "../server/request-info.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import { admissionRequestOf } from "./admission-request.js";
-import { headersFor, listKindOf, responseFormat, sendObject } from "./respond.js";
+import { headersFor, listKindOf, responseFormat, sendObject } from "./object-response.js";
 import { parseDryRun } from "./write-options.js";
 
 /** The scheme kube names when a body's kind is not one it can decode into DeleteOptions. */

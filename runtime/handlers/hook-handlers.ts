@@ -1,17 +1,15 @@
 // Creates that strategies answer instead of storage: the review kinds (SelfSubjectReview, TokenReview,
 // SubjectAccessReview, …) and subresources served by a hook (serviceaccounts/token).
 
-import { kinds } from "../../generated/registry.js";
+import { pathNotFound } from "../errors/generic-errors.js";
 import { methodNotSupported } from "../errors/status-error.js";
-import { byGroupVersionKind } from "../registry/lookup.js";
-import { groupResource } from "../resources/kinds.js";
+import { groupResource } from "../registry/kinds.js";
 import type { Target } from "../resources/resource-api.js";
 import { checkNamespace, checkTypeMeta } from "../resources/type-meta.js";
 import type { RequestContext } from "../server/context.js";
-import { pathNotFound } from "../server/generic-errors.js";
-import type { HookRequest } from "../strategies/hook-request.js";
+import { type HookRequest, requestHooksOf } from "../strategies/hook-request.js";
+import { responseFormat, sendObject } from "./object-response.js";
 import { readRequestObject } from "./request-body.js";
-import { responseFormat, sendObject } from "./respond.js";
 import { parseWriteQuery } from "./write-options.js";
 
 function hookRequest(ctx: RequestContext, target: Target, dryRun: boolean): HookRequest {
@@ -32,7 +30,7 @@ function hookRequest(ctx: RequestContext, target: Target, dryRun: boolean): Hook
 
 /** True when the kind's strategy answers creates itself; the create is then served. */
 export async function answerCreate(ctx: RequestContext, target: Target): Promise<boolean> {
-  const answer = target.kind.strategy?.answerCreate;
+  const answer = requestHooksOf(target.kind.strategy)?.answerCreate;
   if (answer === undefined) return false;
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
@@ -47,12 +45,11 @@ export async function answerCreate(ctx: RequestContext, target: Target): Promise
 /** A create of a subresource served by its kind's strategy hook (404 when kapi has no such hook). */
 export async function createWithHook(ctx: RequestContext, target: Target, verb: string): Promise<void> {
   const record = target.kind.resource.subresources.find((s) => s.name === target.subresource);
-  const hook = record?.hook === undefined ? undefined : target.kind.strategy?.createHooks?.[record.hook];
-  const kind =
-    record?.kind === undefined
-      ? target.kind
-      : byGroupVersionKind(kinds, record.kind.group, record.kind.version, record.kind.kind);
-  if (hook === undefined || kind === undefined) throw pathNotFound();
+  const hook =
+    record?.hook === undefined ? undefined : requestHooksOf(target.kind.strategy)?.createHooks?.[record.hook];
+  // The generator checks that a subresource's kind is in the table: its body is decoded as that kind.
+  const kind = record?.kind ?? target.kind;
+  if (hook === undefined) throw pathNotFound();
   if (verb !== "create") throw methodNotSupported(groupResource(target.kind), verb);
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");

@@ -2,9 +2,9 @@
 import { badRequest } from "../errors/status-error.js";
 import { parseListQuery } from "../resources/list-options.js";
 import type { Target } from "../resources/resource-api.js";
+import { queryBool } from "../routing/request-info.js";
 import type { RequestContext } from "../server/context.js";
-import { queryBool } from "../server/request-info.js";
-import { responseFormat, sendList, sendObject } from "./respond.js";
+import { responseFormat, sendList, sendObject } from "./object-response.js";
 
 /** kube's get refuses `export` (removed in v1.14) unless it reads as false. */
 export function refuseExport(query: URLSearchParams): void {

@@ -5,9 +5,9 @@ import { decodeObject } from "../codecs/decode-object.js";
 import type { FieldValidation } from "../codecs/field-validation.js";
 import { containerBeyondDepth } from "../codecs/json-tree.js";
 import { maxObjectDepth, storedObjectTooDeep } from "../codecs/object-depth.js";
-import type { CustomKind } from "../registry/custom-kind.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { CustomKind } from "../registry/served-kind.js";
 import type { RequestContext } from "../server/context.js";
-import type { KubeObject } from "../strategies/strategy.js";
 
 export interface RequestObject {
   object: KubeObject;

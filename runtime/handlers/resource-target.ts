@@ -1,7 +1,7 @@
 // The kind and object a resource request names, from its matched route. A name that cannot be a path
 // segment (`.`, `..`, or one holding `/` or `%` once decoded) names no stored object: kube's storage refuses
 // it with a 400 before looking.
-import { goQuote } from "../errors/format-field-error.js";
+import { goQuote } from "../errors/go-format.js";
 import { badRequest, notFound } from "../errors/status-error.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";

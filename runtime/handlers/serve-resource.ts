@@ -1,9 +1,9 @@
 // Dispatches a resource request to its verb's handler. Subresources served by strategy hooks go to the hook;
 // those kapi does not implement yet (pods/log, pods/exec, …) answer 404 like unserved paths.
 import { type GroupThing, methodNotSupported } from "../errors/status-error.js";
-import type { CustomKind } from "../registry/custom-kind.js";
 import type { Verb } from "../registry/kind-record.js";
-import { groupResource } from "../resources/kinds.js";
+import { groupResource } from "../registry/kinds.js";
+import type { CustomKind } from "../registry/served-kind.js";
 import type { RequestContext } from "../server/context.js";
 import { deleteCollection, deleteResource } from "./delete-handlers.js";
 import { answerCreate, createWithHook } from "./hook-handlers.js";

@@ -2,8 +2,8 @@
 // itself, by the name on the URL, and may name no other namespace than the URL's. Patches have their own
 // (runtime/patch/patched-object.ts).
 import { badRequest } from "../errors/status-error.js";
+import type { KubeObject } from "../object/kube-object.js";
 import type { Target } from "../resources/resource-api.js";
-import type { KubeObject } from "../strategies/strategy.js";
 
 export function checkUrlName(obj: KubeObject, target: Target): void {
   const name = target.name as string;

@@ -13,16 +13,16 @@ import { PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
 import { encodeProtobuf, watchEventFrame } from "../codecs/protobuf/protobuf-response.js";
 import type { ResponseFormat } from "../codecs/response-format.js";
 import { StatusError } from "../errors/status-error.js";
-import type { ServedKind } from "../registry/lookup.js";
-import { apiVersionOf } from "../resources/kinds.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { apiVersionOf } from "../registry/kinds.js";
+import type { ServedKind } from "../registry/served-kind.js";
 import { parseWatchQuery } from "../resources/list-options.js";
 import type { Target } from "../resources/resource-api.js";
 import { jsonAt, prepareViews, viewAt } from "../resources/versioned.js";
 import type { RequestContext } from "../server/context.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import type { CacheEvent } from "../watch-cache/cache-watch.js";
 import type { CachedObject } from "../watch-cache/cached-object.js";
-import { headersFor, protobufAt, responseFormat, transformObject } from "./respond.js";
+import { headersFor, protobufAt, responseFormat, transformObject } from "./object-response.js";
 
 /** How long the bytes of an ended watch may take to reach a client that has stopped reading. */
 const endFlushGraceMs = 5_000;

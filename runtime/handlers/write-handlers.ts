@@ -3,8 +3,8 @@ import type { WriteOptions } from "../resources/create-object.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
 import { admissionRequestOf } from "./admission-request.js";
+import { responseFormat, sendObject } from "./object-response.js";
 import { readRequestObject } from "./request-body.js";
-import { responseFormat, sendObject } from "./respond.js";
 import { checkUrlName } from "./url-name.js";
 import { managerOrUserAgent, parseWriteQuery, type WriteQuery } from "./write-options.js";
 

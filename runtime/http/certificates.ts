@@ -85,9 +85,12 @@ function ipBytes(ip: string): Buffer {
   return out;
 }
 
-/** RFC 5280's key identifier (method 1, as openssl and Go compute it): SHA-1 of the public key's bits. */
-function keyId(publicKey: KeyObject): Buffer {
-  const bits = children(publicKey.export({ type: "spki", format: "der" }))[1]?.encoded ?? Buffer.alloc(0);
+/**
+ * RFC 5280's key identifier (method 1, as openssl and Go compute it): SHA-1 of the public key's bits, read
+ * from its SPKI DER (exporting a key is the costly part, so a certificate's is exported once).
+ */
+function keyId(spki: Buffer): Buffer {
+  const bits = children(spki)[1]?.encoded ?? Buffer.alloc(0);
   const lengthBytes = (bits[1] ?? 0) < 0x80 ? 1 : 1 + ((bits[1] ?? 0) & 0x7f);
   return createHash("sha1")
     .update(bits.subarray(1 + lengthBytes + 1))
@@ -115,7 +118,8 @@ function issue(
   lifetime = 10 * year,
 ): Issued {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const ownKeyId = keyId(publicKey);
+  const spki = publicKey.export({ type: "spki", format: "der" });
+  const ownKeyId = keyId(spki);
   const serial = randomBytes(16);
   serial[0] = (serial[0] ?? 0) & 0x7f;
   const signer = issuer?.key ?? privateKey;
@@ -127,7 +131,7 @@ function issue(
     issuer?.name ?? subject,
     sequence(utcTime(new Date(now.getTime() - hour)), utcTime(new Date(now.getTime() + lifetime))),
     subject,
-    publicKey.export({ type: "spki", format: "der" }),
+    spki,
     contextTag(3, sequence(...extensions(ownKeyId)), true),
   );
   const signature = sign("sha256", tbs, signer);
@@ -196,7 +200,11 @@ export function issueClientCertificate(
   now = new Date(),
 ): ClientCertificate {
   const caCert = new X509Certificate(ca.cert);
-  const issuer: Issuer = { name: subjectOf(caCert), key: createPrivateKey(ca.key), keyId: keyId(caCert.publicKey) };
+  const issuer: Issuer = {
+    name: subjectOf(caCert),
+    key: createPrivateKey(ca.key),
+    keyId: keyId(caCert.publicKey.export({ type: "spki", format: "der" })),
+  };
   const client = issue(
     name(user.commonName, user.organizations),
     issuer,

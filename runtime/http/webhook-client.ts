@@ -7,7 +7,8 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIPv6 } from "node:net";
 import { join } from "node:path";
-import { type ClientConfig, KubeconfigError, loadKubeconfig } from "../client/kubeconfig.js";
+import { Backoff } from "../../sdk/backoff.js";
+import { type ClientConfig, KubeconfigError, loadKubeconfig } from "../../sdk/kubeconfig.js";
 
 export interface WebhookClient {
   url: URL;
@@ -181,7 +182,7 @@ export async function postJsonWithRetry(
   timeoutMs: number,
   backoff: RetryBackoff = defaultRetryBackoff,
 ): Promise<WebhookResponse> {
-  let delay = backoff.initialDelayMs;
+  const delays = new Backoff({ firstDelayMs: backoff.initialDelayMs, factor: backoff.factor, jitter: backoff.jitter });
   for (let attempt = 1; ; attempt++) {
     const outcome = await postJson(client, body, timeoutMs).catch((error: Error) => error);
     const done = !(outcome instanceof Error) && isSuccess(outcome);
@@ -189,7 +190,6 @@ export async function postJsonWithRetry(
       if (outcome instanceof Error) throw outcome;
       return outcome;
     }
-    await new Promise((r) => setTimeout(r, delay * (1 + Math.random() * backoff.jitter)));
-    delay *= backoff.factor;
+    await delays.wait();
   }
 }

@@ -4,8 +4,8 @@ import { type ServedGroupVersion, sortGroupVersions } from "../discovery/served.
 import { withKindInGroupVersions } from "./group-version-kinds.js";
 import { patchMediaTypes, responseDescriptions, responseMediaTypes } from "./media-types.js";
 import { type OpenApiInput, v3RefPrefix } from "./openapi-input.js";
+import { groupRoute, type Parameter, type Route, resourceRoutes, resourcesRoute } from "./openapi-routes.js";
 import { pathItems } from "./path-items.js";
-import { groupRoute, type Parameter, type Route, resourceRoutes, resourcesRoute } from "./routes.js";
 import { mapSchema, reachableSchemas, type Schema } from "./schema-refs.js";
 
 type Doc = Record<string, unknown>;

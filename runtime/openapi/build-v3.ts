@@ -6,8 +6,15 @@ import { canonicalJson } from "./canonical-json.js";
 import { withKindInGroupVersions } from "./group-version-kinds.js";
 import { patchMediaTypes, responseDescriptions, responseMediaTypes } from "./media-types.js";
 import { type OpenApiInput, v3RefPrefix } from "./openapi-input.js";
+import {
+  groupRoute,
+  type Parameter,
+  type Response,
+  type Route,
+  resourceRoutes,
+  resourcesRoute,
+} from "./openapi-routes.js";
 import { pathItems } from "./path-items.js";
-import { groupRoute, type Parameter, type Response, type Route, resourceRoutes, resourcesRoute } from "./routes.js";
 import { reachableSchemas, type Schema } from "./schema-refs.js";
 
 type Doc = Record<string, unknown>;

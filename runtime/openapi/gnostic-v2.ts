@@ -4,9 +4,9 @@
 // gnostic compiles JSON: camelCase keys fill the snake_case fields of the same name, JSON objects used as
 // maps become ordered (name, value) lists, `x-` keys become vendor extensions, and free-form values
 // (extensions, `default`, `example`, `enum` entries) travel as YAML text.
-import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
 import { toGoYaml } from "../codecs/go-yaml.js";
+import { packageFile } from "../package-files.js";
 
 type Json = Record<string, unknown>;
 type Message = Record<string, unknown>;
@@ -16,7 +16,7 @@ let documentType: protobuf.Type | undefined;
 function loadDocumentType(): protobuf.Type {
   if (documentType === undefined) {
     const root = new protobuf.Root();
-    root.loadSync(fileURLToPath(new URL("./gnostic-openapi-v2.proto", import.meta.url)), { keepCase: true });
+    root.loadSync(packageFile("runtime/openapi/gnostic-openapi-v2.proto"), { keepCase: true });
     root.resolveAll();
     documentType = root.lookupType("openapi.v2.Document");
   }

@@ -1,14 +1,15 @@
-// The OpenAPI documents one server serves: the built-in ones generated from schemas/ (imported on first use,
-// they are megabytes of source a server never asked for them should not pay for, and shared by every server
-// in the process), plus group/versions registered while the server runs (custom resources). Registering or
+// The OpenAPI documents one server serves: the built-in ones generated from schemas/ (JSON files read on first
+// use, they are megabytes a server never asked for them should not pay for, and shared by every server in the
+// process), plus group/versions registered while the server runs (custom resources). Registering or
 // removing one gives /openapi/v2 and the /openapi/v3 index new content, so new ETags and new `hash` URLs.
 import type { ServedGroupVersion } from "../discovery/served.js";
+import { readPackageJson } from "../package-files.js";
 import { buildOpenApiV2Resources, type OpenApiV2Parts } from "./build-v2.js";
 import { buildOpenApiV3Index, buildOpenApiV3Resources, openApiV3Path } from "./build-v3.js";
 import { canonicalJson } from "./canonical-json.js";
 import { encodeOpenApiV2 } from "./gnostic-v2.js";
 import type { OpenApiInput } from "./openapi-input.js";
-import type { MetaDefinitions } from "./routes.js";
+import type { MetaDefinitions } from "./openapi-routes.js";
 import type { Schema } from "./schema-refs.js";
 import { ServedDocument } from "./served-document.js";
 
@@ -29,28 +30,29 @@ let metaInput: Promise<Omit<OpenApiInput, "schemas"> & { schemas: Record<string,
 const builtinV3 = new Map<string, Promise<ServedDocument>>();
 
 function v2Document(): Promise<Doc> {
-  builtinV2Document ??= import("../../generated/openapi/v2.js").then((m) => m.default);
+  builtinV2Document ??= readPackageJson<Doc>("generated/openapi/v2.json");
   return builtinV2Document;
 }
 
 /** The generated index's `hash` of each built-in v3 document, by path (`apis/apps/v1`). */
 function v3Hashes(): Promise<Record<string, string>> {
-  builtinHashes ??= import("../../generated/openapi/v3/index.js").then((m) => {
-    const paths = (m.default as { paths: Record<string, { serverRelativeURL: string }> }).paths;
-    return Object.fromEntries(
+  builtinHashes ??= readPackageJson<{ paths: Record<string, { serverRelativeURL: string }> }>(
+    "generated/openapi/v3/index.json",
+  ).then(({ paths }) =>
+    Object.fromEntries(
       Object.entries(paths).map(([path, { serverRelativeURL }]) => [
         path,
         new URL(serverRelativeURL, "http://index").searchParams.get("hash") ?? "",
       ]),
-    );
-  });
+    ),
+  );
   return builtinHashes;
 }
 
 /** The meta definitions (ObjectMeta, Status, DeleteOptions, …) a registered group/version's operations refer to. */
 function meta(): Promise<OpenApiInput> {
-  metaInput ??= import("../../generated/openapi/meta.js").then(
-    (m) => m.default as unknown as { version: string; meta: MetaDefinitions; schemas: Record<string, Schema> },
+  metaInput ??= readPackageJson<{ version: string; meta: MetaDefinitions; schemas: Record<string, Schema> }>(
+    "generated/openapi/meta.json",
   );
   return metaInput;
 }
@@ -109,9 +111,9 @@ export class OpenApiDocuments {
    * document, as if registered at run time.
    */
   async enableBuiltin(gv: ServedGroupVersion): Promise<void> {
-    const module = new URL(`../../generated/openapi/v3/${openApiV3Path(gv)}.js`, import.meta.url).href;
-    const document = ((await import(module)) as { default: { components: { schemas: Record<string, Schema> } } })
-      .default;
+    const document = await readPackageJson<{ components: { schemas: Record<string, Schema> } }>(
+      `generated/openapi/v3/${openApiV3Path(gv)}.json`,
+    );
     await this.setGroupVersion(gv, document.components.schemas);
   }
 
@@ -141,9 +143,10 @@ export class OpenApiDocuments {
     if (!(path in (await v3Hashes())) || this.#disabled.has(path)) return undefined;
     let served = builtinV3.get(path);
     if (!served) {
-      // `path` is a key of the generated index, so it names a generated module and nothing else.
-      const module = new URL(`../../generated/openapi/v3/${path}.js`, import.meta.url).href;
-      served = import(module).then((m: { default: Doc }) => new ServedDocument(canonicalJson(m.default), loadedAt));
+      // `path` is a key of the generated index, so it names a generated document and nothing else.
+      served = readPackageJson<Doc>(`generated/openapi/v3/${path}.json`).then(
+        (document) => new ServedDocument(canonicalJson(document), loadedAt),
+      );
       builtinV3.set(path, served);
     }
     return served;

@@ -1,5 +1,5 @@
 // What the OpenAPI builders need besides the served group/versions: every schema their operations may reach.
-import type { MetaDefinitions } from "./routes.js";
+import type { MetaDefinitions } from "./openapi-routes.js";
 import type { Schema } from "./schema-refs.js";
 
 export interface OpenApiInput {

@@ -1,6 +1,6 @@
 // Routes grouped into path items: parameters shared by every operation of a path move to the path item,
 // as kube-apiserver's documents have them.
-import type { Parameter, Route } from "./routes.js";
+import type { Parameter, Route } from "./openapi-routes.js";
 
 export interface PathItem {
   path: string;

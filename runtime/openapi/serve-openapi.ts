@@ -4,8 +4,8 @@
 // clients that accept it, and for a v3 URL carrying the current `hash` immutable caching; a stale `hash`
 // is redirected (301) to the current one. A form none of the clauses names is 406 with no body.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { pathNotFound } from "../errors/generic-errors.js";
 import { parseMediaType } from "../http/accept.js";
-import { pathNotFound } from "../server/generic-errors.js";
 import type { OpenApiDocuments } from "./openapi-documents.js";
 import type { DocumentBytes, ServedDocument } from "./served-document.js";
 

@@ -1,8 +1,9 @@
 // Decoded JSON as Go sees it once encoding/json has put it into an interface{}: the type a value gets
 // (sigs.k8s.io/json keeps integers as int64) and fmt's `%v` and `%s` printing of it (`map[a:1 b:[x y]]`),
 // which kube's error texts carry. Printing keeps its own stack, since a value may nest 10000 deep.
-import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
-import { goNumber } from "../errors/format-field-error.js";
+
+import { goNumber } from "../errors/go-format.js";
+import { isJsonObject, type JsonObject } from "../object/json-object.js";
 
 export const goMapType = "map[string]interface {}";
 export const goSliceType = "[]interface {}";

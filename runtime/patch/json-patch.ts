@@ -15,11 +15,11 @@
 import { jsonKind } from "../codecs/decode-errors.js";
 import type { FieldValidation } from "../codecs/field-validation.js";
 import { parseJson } from "../codecs/json-body.js";
-import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
 import { cloneJson, goJsonByteLength, jsonEqual } from "../codecs/json-tree.js";
 import { type DuplicateKeys, fieldPath, setKey } from "../codecs/parsed-body.js";
-import { goQuote } from "../errors/format-field-error.js";
+import { goQuote } from "../errors/go-format.js";
 import { badRequest, requestEntityTooLarge, StatusError } from "../errors/status-error.js";
+import { isJsonObject, type JsonObject } from "../object/json-object.js";
 
 /** kube-apiserver's maxJSONPatchOperations. */
 export const maxJsonPatchOperations = 10000;

@@ -2,8 +2,9 @@
 // Keys are read and written as own properties, so a `__proto__` member is data like any other. A patch may
 // nest as deep as the decoder allows, so the merge keeps its own stack rather than recursing. Objects are
 // read with for…in: decoded JSON has no inherited enumerable members.
-import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
+
 import { setKey } from "../codecs/parsed-body.js";
+import { isJsonObject, type JsonObject } from "../object/json-object.js";
 
 /** A copy of `target`'s members, or an empty object when it is not one. */
 function shallowBase(target: unknown): JsonObject {

@@ -6,12 +6,12 @@
 // patch's change of apiVersion or kind) is dropped here too.
 import { fieldTable } from "../../generated/fields.js";
 import { type GroupVersionKind, jsonKind } from "../codecs/decode-errors.js";
-import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
 import { cloneJson, containerBeyondDepth, goJsonText, withoutNullMembers } from "../codecs/json-tree.js";
 import { maxObjectDepth, storedObjectTooDeep } from "../codecs/object-depth.js";
 import { checkFields, kindFields } from "../codecs/unknown-fields.js";
 import * as fe from "../errors/field-error.js";
 import { badRequest, invalid, type StatusError } from "../errors/status-error.js";
+import { isJsonObject, type JsonObject } from "../object/json-object.js";
 import { goV } from "./go-print.js";
 
 export type PatchType = "json" | "merge" | "strategic";

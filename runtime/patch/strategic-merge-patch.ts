@@ -13,11 +13,11 @@
 // values taken whole are walked with their own stack, so that neither long lists nor deep values cost
 // more than the body's size allows.
 import type { FieldDefinition, FieldNode, FieldTable } from "../codecs/field-table.js";
-import { isJsonObject, type JsonObject } from "../codecs/json-object.js";
 import { cloneJson } from "../codecs/json-tree.js";
 import { maxObjectDepth, storedObjectTooDeep } from "../codecs/object-depth.js";
-import { goQuote } from "../errors/format-field-error.js";
+import { goQuote } from "../errors/go-format.js";
 import { badRequest, StatusError } from "../errors/status-error.js";
+import { isJsonObject, type JsonObject } from "../object/json-object.js";
 import { goMapType, goS, goSliceType, goTypeOf, goV } from "./go-print.js";
 
 const directiveMarker = "$patch";

@@ -1,6 +1,5 @@
 // The shape of generated/registry.ts: one record per kind of every group/version. The runtime owns it so the
 // generated table is checked against what the runtime reads.
-import type { Strategy } from "../strategies/strategy.js";
 
 export type Stability = "alpha" | "beta" | "stable";
 export type Scope = "Namespaced" | "Cluster";
@@ -90,5 +89,6 @@ export interface KindRecord {
   lifecycle?: Lifecycle;
   /** Absent for kinds that are not served (options, review payloads, shared meta kinds). */
   resource?: ResourceRecord;
-  strategy?: Strategy;
+  /** The strategy module (runtime/strategies/<name>.ts) the schema names; the KindRegistry resolves it. */
+  strategy?: string;
 }

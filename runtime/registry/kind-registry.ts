@@ -1,15 +1,26 @@
-// What one server serves: the built-in group/versions its runtime config enables (from the generated tables)
-// and the custom resources registered while it runs. Request routing, the handlers' kind lookup, discovery
-// and the controllers read it; `revision` moves on every change so derived documents know to rebuild.
+// What one server serves: the built-in group/versions its runtime config enables (from the generated tables,
+// each kind with the strategy its schema names) and the custom resources registered while it runs. Request
+// routing, ResourceApi, discovery, the authorizers and the controllers find kinds here and nowhere else;
+// `revision` moves on every change so derived documents know to rebuild.
 import { servedGroupVersions } from "../../generated/discovery/served.js";
 import { kinds } from "../../generated/registry.js";
 import { routes as builtinRoutes } from "../../generated/routes.js";
 import type { ServedGroupVersion, ServedResource } from "../discovery/served.js";
-import { storageKindOf, storedResources } from "../resources/kinds.js";
 import { createRouteMatcher, type RouteMatch } from "../routing/match-route.js";
 import { resourceRoutes } from "../routing/resource-routes.js";
-import { byGroupVersionKind, byGroupVersionResource, type ServedKind } from "./lookup.js";
+import { builtinSchema } from "./builtin-schema.js";
+import { builtinStorageRecords, storageRecordOf } from "./kinds.js";
+import { byGroupVersionKind, byGroupVersionResource } from "./lookup.js";
 import { isEnabled, type RuntimeConfig } from "./runtime-config.js";
+import type { ResourceKindRecord, ServedKind } from "./served-kind.js";
+import type { Strategy } from "./strategy.js";
+
+export interface KindRegistryOptions {
+  /** `--runtime-config`: which built-in group/versions are served; default those enabled by default. */
+  runtimeConfig?: RuntimeConfig;
+  /** The strategy modules by the names schemas give them (generated/strategies.ts). */
+  strategies?: Readonly<Record<string, Strategy>>;
+}
 
 /** One served version of a custom resource. */
 export interface CustomVersion {
@@ -29,12 +40,32 @@ function gvrKey(group: string, version: string, resource: string): string {
   return `${group}/${version}/${resource}`;
 }
 
+/**
+ * Route matchers of the built-in routes by the group/versions served. A matcher is a pure function of the
+ * generated routes, so servers serving the same group/versions share one rather than each building it.
+ */
+const builtinMatchers = new Map<string, Matcher>();
+
+function builtinMatcher(served: ReadonlySet<string>): Matcher {
+  const key = [...served].sort().join(" ");
+  let matcher = builtinMatchers.get(key);
+  if (matcher === undefined) {
+    matcher = createRouteMatcher(builtinRoutes.filter((r) => served.has(`${r.group}/${r.version}`)));
+    builtinMatchers.set(key, matcher);
+  }
+  return matcher;
+}
+
 export class KindRegistry {
   readonly #config: RuntimeConfig;
+  readonly #strategies: Readonly<Record<string, Strategy>>;
+  /** Built-in kinds as served here, made once per record. */
+  readonly #resolved = new Map<ResourceKindRecord, ServedKind>();
   readonly #builtin: ServedGroupVersion[];
   readonly #builtinKeys: Set<string>;
   readonly #builtinMatcher: Matcher;
   readonly #builtinKinds = new Map<string, ServedKind | undefined>();
+  readonly #allBuiltinKinds = new Map<string, ServedKind | undefined>();
   /** Versions of each custom resource, keyed by the definition's name. */
   readonly #custom = new Map<string, CustomVersion[]>();
   #customByResource = new Map<string, ServedKind>();
@@ -42,13 +73,13 @@ export class KindRegistry {
   #listeners: (() => void)[] = [];
   #revision = 0;
 
-  constructor(config: RuntimeConfig = {}) {
+  constructor(options: KindRegistryOptions = {}) {
+    const config = options.runtimeConfig ?? {};
     this.#config = config;
+    this.#strategies = options.strategies ?? {};
     this.#builtin = servedGroupVersions.filter((gv) => isEnabled(config, gv, gv.enabledByDefault));
     this.#builtinKeys = new Set(this.#builtin.map((gv) => `${gv.group}/${gv.version}`));
-    this.#builtinMatcher = createRouteMatcher(
-      builtinRoutes.filter((r) => this.#builtinKeys.has(`${r.group}/${r.version}`)),
-    );
+    this.#builtinMatcher = builtinMatcher(this.#builtinKeys);
   }
 
   /** Counts changes: documents built from the registry are current while it stays the same. */
@@ -76,7 +107,8 @@ export class KindRegistry {
     const key = gvrKey(group, version, resource);
     if (this.#builtinKeys.has(`${group}/${version}`)) {
       if (!this.#builtinKinds.has(key)) {
-        this.#builtinKinds.set(key, byGroupVersionResource(kinds, group, version, resource));
+        const record = byGroupVersionResource(kinds, group, version, resource);
+        this.#builtinKinds.set(key, record === undefined ? undefined : this.#served(record));
       }
       const builtin = this.#builtinKinds.get(key);
       if (builtin !== undefined) return builtin;
@@ -84,10 +116,25 @@ export class KindRegistry {
     return this.#customByResource.get(key);
   }
 
+  /**
+   * A built-in kind whether or not this server serves its group/version, with its strategy: what in-server
+   * code that names kinds by their table records writes through.
+   */
+  builtinKind(group: string, version: string, resource: string): ServedKind | undefined {
+    const key = gvrKey(group, version, resource);
+    if (!this.#allBuiltinKinds.has(key)) {
+      const record = byGroupVersionResource(kinds, group, version, resource);
+      this.#allBuiltinKinds.set(key, record === undefined ? undefined : this.#served(record));
+    }
+    return this.#allBuiltinKinds.get(key);
+  }
+
   /** The served kind of a group/version/kind (owner references, admission policies' match resources). */
   kindOf(group: string, version: string, kind: string): ServedKind | undefined {
     const builtin = byGroupVersionKind(kinds, group, version, kind);
-    if (builtin?.resource !== undefined && this.servesBuiltin(group, version)) return builtin as ServedKind;
+    if (builtin?.resource !== undefined && this.servesBuiltin(group, version)) {
+      return this.#served(builtin as ResourceKindRecord);
+    }
     for (const k of this.#customByResource.values()) {
       if (k.group === group && k.version === version && k.kind === kind) return k;
     }
@@ -96,8 +143,15 @@ export class KindRegistry {
 
   /** Every stored resource, once each in its storage version: built-in ones and custom ones. */
   storedResources(): ServedKind[] {
-    const custom = [...this.#custom.values()].map((versions) => storageKindOf(versions[0]?.kind as ServedKind));
-    return [...storedResources(), ...custom];
+    const custom = [...this.#custom.values()].map((versions) => this.storageKindOf(versions[0]?.kind as ServedKind));
+    return [...builtinStorageRecords().map((record) => this.#served(record)), ...custom];
+  }
+
+  /** The kind of the version objects of `kind`'s resource are stored in. */
+  storageKindOf(kind: ServedKind): ServedKind {
+    if (kind.custom !== undefined) return kind.custom.storage();
+    const record = storageRecordOf(kind.group, kind.resource.plural);
+    return record === undefined ? kind : this.#served(record);
   }
 
   /** Served group/versions in no particular order: built-in ones enabled here, then custom ones. */
@@ -150,6 +204,19 @@ export class KindRegistry {
     return () => {
       this.#listeners = this.#listeners.filter((l) => l !== listener);
     };
+  }
+
+  /** A built-in record as this registry serves it: with its strategy. */
+  #served(record: ResourceKindRecord): ServedKind {
+    let served = this.#resolved.get(record);
+    if (served === undefined) {
+      const { strategy: name, ...rest } = record;
+      const strategy = name === undefined ? undefined : this.#strategies[name];
+      const schema = builtinSchema(record);
+      served = strategy === undefined ? { ...rest, schema } : { ...rest, strategy, schema };
+      this.#resolved.set(record, served);
+    }
+    return served;
   }
 
   #matchCustom(path: string): RouteMatch | undefined {

@@ -1,11 +1,8 @@
 // Pure lookups over the generated kind table (generated/registry.ts), the way clients name resources.
-import type { CustomKind } from "./custom-kind.js";
-import type { KindRecord, ResourceRecord } from "./kind-record.js";
+import type { KindRecord } from "./kind-record.js";
+import type { ResourceKindRecord } from "./served-kind.js";
 
-/** A kind with a resource; kinds defined at run time (custom resources) also carry what the tables give others. */
-export type ServedKind = KindRecord & { resource: ResourceRecord; custom?: CustomKind };
-
-function isServed(record: KindRecord): record is ServedKind {
+function isServed(record: KindRecord): record is ResourceKindRecord {
   return record.resource !== undefined;
 }
 
@@ -31,14 +28,14 @@ export function byGroupVersionResource(
   group: string,
   version: string,
   resource: string,
-): ServedKind | undefined {
+): ResourceKindRecord | undefined {
   return table
     .filter(isServed)
     .find((r) => r.group === group && r.version === version && r.resource.plural === resource);
 }
 
 /** Every served kind a short name stands for, preferred group and version first (`deploy` → apps/v1 Deployment). */
-export function byShortName(table: readonly KindRecord[], shortName: string): ServedKind[] {
+export function byShortName(table: readonly KindRecord[], shortName: string): ResourceKindRecord[] {
   return table
     .filter(isServed)
     .filter((r) => r.resource.shortNames.includes(shortName))

@@ -1,8 +1,7 @@
 // What the write and read paths share within one server: storage per resource, admission, the clock.
 import type { AdmissionPlugin } from "../admission/admission.js";
-import type { ServedKind } from "../registry/lookup.js";
+import type { ServedKind } from "../registry/served-kind.js";
 import type { Store } from "../storage/store.js";
-import { storageKindOf } from "./kinds.js";
 import { ResourceStorage } from "./resource-storage.js";
 import { objectKey, storagePrefix } from "./storage-key.js";
 
@@ -26,8 +25,8 @@ export class ApiContext {
   ) {}
 
   storageOf(kind: ServedKind): ResourceStorage {
-    const stored = storageKindOf(kind);
-    const prefix = storagePrefix({ group: stored.group, resource: stored.resource.plural });
+    // Every version of a resource shares its storage version's group and resource, so its storage too.
+    const prefix = storagePrefix({ group: kind.group, resource: kind.resource.plural });
     let storage = this.storages.get(prefix);
     if (storage === undefined) {
       storage = new ResourceStorage({

@@ -4,12 +4,12 @@
 import { randomUUID } from "node:crypto";
 import { type AdmissionRequestInfo, admitMutating, admitValidating } from "../admission/admission.js";
 import { alreadyExists } from "../errors/status-error.js";
-import { KeyExistsError } from "../storage/errors.js";
-import type { KubeObject } from "../strategies/strategy.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { groupResource, hasStatus, storageVersionOf, tracksGeneration } from "../registry/kinds.js";
+import { KeyExistsError } from "../storage/storage-errors.js";
 import type { ApiContext, Target } from "./api-context.js";
+import { type FieldOwner, trackUpdate } from "./field-ownership.js";
 import { generateName } from "./generate-name.js";
-import { groupResource, hasStatus, storageKindOf, tracksGeneration } from "./kinds.js";
-import { type FieldOwner, trackUpdate } from "./managed-fields.js";
 import { objectMeta } from "./object-access.js";
 import { decodeStored, encodeStored } from "./resource-storage.js";
 import { formatTime } from "./timestamps.js";
@@ -28,7 +28,7 @@ export interface WriteOptions {
 }
 
 /** The manager kube-controller-manager's controllers write as, which kapi's in-server controllers are. */
-const controllerOwner: FieldOwner = { manager: "kube-controller-manager" };
+export const controllerOwner: FieldOwner = { manager: "kube-controller-manager" };
 
 /** The object with managedFields recorded for this write, unless apply computed them already. */
 export function withOwnership(
@@ -93,15 +93,15 @@ export async function createObject(
   attributes.name = meta.name as string;
   await admitValidating(api.admission, attributes);
 
-  const stored = storageKindOf(kind);
-  const atStorage = stored.version === kind.version ? obj : await convertTo(kind, obj, stored.version);
+  const storageVersion = storageVersionOf(kind);
+  const atStorage = storageVersion === kind.version ? obj : await convertTo(kind, obj, storageVersion);
   if (dryRun) return obj;
   for (let attempt = 1; ; attempt++) {
     const name = objectMeta(atStorage).name as string;
     try {
       const kv = await api.store.create(api.keyOf(target, name), encodeStored(atStorage));
       const created = decodeStored(kv);
-      return stored.version === kind.version ? created : await convertTo(kind, created, kind.version);
+      return storageVersion === kind.version ? created : await convertTo(kind, created, kind.version);
     } catch (error) {
       if (!(error instanceof KeyExistsError)) throw error;
       if (named || prefix === undefined || attempt === generateNameAttempts) {

@@ -4,11 +4,11 @@
 import { type AdmissionRequestInfo, admitValidating } from "../admission/admission.js";
 import * as fe from "../errors/field-error.js";
 import { conflict, invalid, notFound } from "../errors/status-error.js";
-import { ConflictError, NotFoundError } from "../storage/errors.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { groupResource, storageVersionOf } from "../registry/kinds.js";
+import { ConflictError, NotFoundError } from "../storage/storage-errors.js";
 import type { KeyValue } from "../storage/store.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import type { ApiContext, Target } from "./api-context.js";
-import { groupResource, storageKindOf } from "./kinds.js";
 import { finalizersOf, objectMeta } from "./object-access.js";
 import { decodeStored, encodeStored } from "./resource-storage.js";
 import { formatTime } from "./timestamps.js";
@@ -97,11 +97,11 @@ export async function deleteObject(
   const { kind } = target;
   const name = target.name as string;
   const key = api.keyOf(target, name);
-  const stored = storageKindOf(kind);
+  const storageVersion = storageVersionOf(kind);
   const explicit = deletionPolicy(options);
   const dryRun = options.dryRun === true;
   const shown = async (obj: KubeObject) =>
-    stored.version === kind.version ? obj : await convertTo(kind, obj, kind.version);
+    storageVersion === kind.version ? obj : await convertTo(kind, obj, kind.version);
   for (;;) {
     const kv = await api.store.get(key);
     if (kv === undefined) throw notFound(groupResource(kind), name);

@@ -1,15 +1,15 @@
 // The list and watch query parameters, parsed and checked as kube-apiserver's handlers do (defaults, then
 // ValidateListOptions), and the label and field selectors turned into one predicate.
 import * as fe from "../errors/field-error.js";
-import { goQuote } from "../errors/format-field-error.js";
+import { goQuote } from "../errors/go-format.js";
 import { badRequest, invalid } from "../errors/status-error.js";
-import type { ServedKind } from "../registry/lookup.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { storageVersionOf } from "../registry/kinds.js";
+import type { ServedKind } from "../registry/served-kind.js";
+import { queryBool } from "../routing/request-info.js";
 import { parseFieldSelector } from "../selection/field-selector.js";
-import { fieldSetOf, labelOf, refusedFieldLabel } from "../selection/field-set.js";
 import { parseLabelSelector } from "../selection/parse-label-selector.js";
-import { queryBool } from "../server/request-info.js";
-import type { KubeObject } from "../strategies/strategy.js";
-import { storageKindOf } from "./kinds.js";
+import { fieldSetOf, labelOf, refusedFieldLabel } from "../selection/selectable-field-set.js";
 import { labelsOf } from "./object-access.js";
 import { convertToSync } from "./versioned.js";
 
@@ -172,7 +172,7 @@ export function selectionFilter(
   // schema's paths point (name and namespace read the same in every version).
   const named = new Set(fieldSelector.requirements.map((r) => r.field));
   const read = kind.resource.selectableFields.filter((f) => named.has(labelOf(f)));
-  const converted = read.length > 0 && storageKindOf(kind).version !== kind.version;
+  const converted = read.length > 0 && storageVersionOf(kind) !== kind.version;
   return (obj) =>
     labelSelector.matches(labelsOf(obj)) &&
     (fieldSelector.isEmpty() ||

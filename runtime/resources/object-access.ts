@@ -1,6 +1,6 @@
 // Tolerant reads of the metadata every object carries; the write path has validated shape by the time
 // anything depends on these values.
-import type { KubeObject } from "../strategies/strategy.js";
+import type { KubeObject } from "../object/kube-object.js";
 
 export type ObjectMeta = Record<string, unknown>;
 

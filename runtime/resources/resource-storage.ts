@@ -1,8 +1,9 @@
 // The objects of one stored resource: writes go to the store, reads are served by the resource's watch
 // cache. Objects are stored as JSON in the storage version without their resourceVersion, which is the
 // store's modRevision and set on decode, so a write never needs to know its own revision in advance.
+
+import type { KubeObject } from "../object/kube-object.js";
 import type { KeyValue, Store } from "../storage/store.js";
-import type { KubeObject } from "../strategies/strategy.js";
 import { WatchCache } from "../watch-cache/watch-cache.js";
 import { objectMeta } from "./object-access.js";
 

@@ -1,9 +1,9 @@
 // The apiVersion and kind a body names must be those of the endpoint; absent ones are filled in, as the
 // decoder defaults them from the URL.
 import { badRequest } from "../errors/status-error.js";
-import type { ServedKind } from "../registry/lookup.js";
-import type { KubeObject } from "../strategies/strategy.js";
-import { apiVersionOf } from "./kinds.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { apiVersionOf } from "../registry/kinds.js";
+import type { ServedKind } from "../registry/served-kind.js";
 import { objectMeta } from "./object-access.js";
 
 export function checkTypeMeta(obj: KubeObject, kind: { group: string; version: string; kind: string }): void {

@@ -6,12 +6,12 @@ import { isDeepStrictEqual } from "node:util";
 import { admitMutating, admitValidating } from "../admission/admission.js";
 import * as fe from "../errors/field-error.js";
 import { badRequest, conflict, invalid, notFound } from "../errors/status-error.js";
-import { ConflictError, NotFoundError } from "../storage/errors.js";
-import type { KubeObject } from "../strategies/strategy.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { groupKind, groupResource, hasStatus, storageVersionOf, tracksGeneration } from "../registry/kinds.js";
+import { ConflictError, NotFoundError } from "../storage/storage-errors.js";
 import type { ApiContext, Target } from "./api-context.js";
 import { createObject, type WriteOptions, withOwnership } from "./create-object.js";
 import { deleteIfFinalized } from "./delete-object.js";
-import { groupKind, groupResource, hasStatus, storageKindOf, tracksGeneration } from "./kinds.js";
 import { finalizersOf, objectMeta } from "./object-access.js";
 import { decodeStored, encodeStored } from "./resource-storage.js";
 import { checkNamespace, checkTypeMeta } from "./type-meta.js";
@@ -98,7 +98,7 @@ export async function updateObject(
     ]);
   }
   const key = api.keyOf(target, name);
-  const stored = storageKindOf(kind);
+  const storageVersion = storageVersionOf(kind);
   const dryRun = options.dryRun === true;
   for (;;) {
     const kv = await api.store.get(key);
@@ -116,7 +116,7 @@ export async function updateObject(
       throw conflict(groupResource(kind), name, modifiedCause);
     }
     const current = decodeStored(kv);
-    const old = stored.version === kind.version ? current : await convertTo(kind, current, kind.version);
+    const old = storageVersion === kind.version ? current : await convertTo(kind, current, kind.version);
     const defaulted = structuredClone(body);
     defaultObject(kind, defaulted);
     const obj = withOwnership(api, target, old, defaulted, options);
@@ -137,7 +137,7 @@ export async function updateObject(
     validateObject(kind, obj, old, target.subresource);
     await admitValidating(api.admission, attributes);
 
-    const atStorage = stored.version === kind.version ? obj : await convertTo(kind, obj, stored.version);
+    const atStorage = storageVersion === kind.version ? obj : await convertTo(kind, obj, storageVersion);
     if (sameStoredState(atStorage, current)) return { object: old, created: false };
     if (dryRun) return { object: obj, created: false };
     try {
@@ -147,7 +147,7 @@ export async function updateObject(
       if (deleting && kind.strategy?.deletionHeld?.(updated) !== true) {
         await deleteIfFinalized(api, key, written);
       }
-      const shown = stored.version === kind.version ? updated : await convertTo(kind, updated, kind.version);
+      const shown = storageVersion === kind.version ? updated : await convertTo(kind, updated, kind.version);
       return { object: shown, created: false };
     } catch (error) {
       if (error instanceof NotFoundError) continue;

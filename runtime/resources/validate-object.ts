@@ -1,23 +1,17 @@
 // The validate step of every write: the schema's structural rules, the metadata rules every kind shares,
 // the kind's hand-written rules, then its CEL rules (x-kubernetes-validations); all errors together in
 // one 422.
-import { type KindValidation, validation, validationKey } from "../../generated/validation.js";
-import { validateSchemaRules } from "../cel/kubernetes/schema-rules.js";
+import { validateSchemaRules } from "../cel/rules/schema-rules.js";
 import type { FieldError } from "../errors/field-error.js";
 import { invalid } from "../errors/status-error.js";
-import type { ServedKind } from "../registry/lookup.js";
-import type { KubeObject } from "../strategies/strategy.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { groupKind } from "../registry/kinds.js";
+import type { ServedKind } from "../registry/served-kind.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../validation/object-meta.js";
-import { groupKind } from "./kinds.js";
 import { objectMeta } from "./object-access.js";
 
-/** What validates and defaults a kind: the generated tables, or what a custom kind carries. */
-function schemaOf(kind: ServedKind): KindValidation | undefined {
-  return kind.custom ?? validation[validationKey(kind.group, kind.version, kind.kind)];
-}
-
 export function defaultObject(kind: ServedKind, obj: KubeObject): void {
-  schemaOf(kind)?.default(obj);
+  kind.schema.default(obj);
   kind.strategy?.default?.(obj);
 }
 
@@ -31,10 +25,10 @@ export function validateObject(kind: ServedKind, obj: KubeObject, old?: KubeObje
   };
   errs.push(...validateObjectMeta(meta, options));
   if (old !== undefined) errs.push(...validateObjectMetaUpdate(meta, objectMeta(old)));
-  const schema = schemaOf(kind);
-  errs.push(...(schema?.validate(obj) ?? []));
+  const schema = kind.schema;
+  errs.push(...schema.validate(obj));
   errs.push(...(kind.strategy?.validate?.(obj, old, subresource) ?? []));
-  if (schema?.celSchema !== undefined) errs.push(...validateSchemaRules(schema.celSchema, obj, old, errs));
+  if (schema.celSchema !== undefined) errs.push(...validateSchemaRules(schema.celSchema, obj, old, errs));
   if (errs.length > 0) {
     const name = typeof meta.name === "string" ? meta.name : "";
     throw invalid(groupKind(kind), name, errs);

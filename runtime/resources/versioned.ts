@@ -7,10 +7,10 @@ import { escapeGoJson } from "../codecs/encode-response.js";
 import { convert } from "../conversion/convert.js";
 import type { JsonObject } from "../conversion/json-values.js";
 import { internal } from "../errors/status-error.js";
-import type { ServedKind } from "../registry/lookup.js";
-import type { KubeObject } from "../strategies/strategy.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { apiVersionOf, storageVersionOf } from "../registry/kinds.js";
+import type { ServedKind } from "../registry/served-kind.js";
 import { type CachedObject, deepFreeze } from "../watch-cache/cached-object.js";
-import { apiVersionOf, storageKindOf } from "./kinds.js";
 
 const conversions = new WeakMap<CachedObject<KubeObject>, Map<string, KubeObject>>();
 const encoder = new TextEncoder();
@@ -103,7 +103,7 @@ export async function readViews(
 
 /** The cached object in `kind`'s version: deep-frozen and shared, copy before changing. */
 export function viewAt(cached: CachedObject<KubeObject>, kind: ServedKind): KubeObject {
-  if (kind.custom === undefined && storageKindOf(kind).version === kind.version) return cached.object;
+  if (kind.custom === undefined && storageVersionOf(kind) === kind.version) return cached.object;
   const byVersion = views(cached);
   const key = viewKey(kind);
   let view = byVersion.get(key);

@@ -3,7 +3,8 @@
 import type { FieldError } from "../errors/field-error.js";
 import { forbidden, invalid, required } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
-import { formatFieldErrors, goQuote } from "../errors/format-field-error.js";
+import { formatFieldErrors } from "../errors/format-field-error.js";
+import { goQuote } from "../errors/go-format.js";
 import { compareGoStrings } from "./go-strings.js";
 import {
   type LabelOperator,

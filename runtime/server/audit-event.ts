@@ -2,42 +2,9 @@
 // object, the response code, and the annotations admission added (for example the
 // `validation.policy.admission.k8s.io/validation_failure` of an admission policy's Audit action).
 import { randomUUID } from "node:crypto";
-import { anonymousUser, type UserInfo } from "../authn/user.js";
+import { anonymousUser, type UserInfo } from "../access/user-info.js";
+import type { AuditEvent, AuditUser } from "./audit-sink.js";
 import type { RequestContext } from "./context.js";
-
-export interface AuditEvent {
-  kind: "Event";
-  apiVersion: "audit.k8s.io/v1";
-  level: "Metadata";
-  auditID: string;
-  stage: "ResponseComplete";
-  requestURI: string;
-  verb: string;
-  user: AuditUser;
-  impersonatedUser?: AuditUser;
-  sourceIPs: string[];
-  userAgent?: string;
-  objectRef?: {
-    resource: string;
-    namespace?: string;
-    name?: string;
-    apiGroup?: string;
-    apiVersion: string;
-    subresource?: string;
-  };
-  responseStatus: { metadata: Record<string, never>; code: number };
-  requestReceivedTimestamp: string;
-  stageTimestamp: string;
-  annotations?: Record<string, string>;
-}
-
-/** authentication/v1 UserInfo as audit events carry it. */
-export interface AuditUser {
-  username: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
 
 function auditUser(user: UserInfo | undefined): AuditUser {
   if (user === undefined) return { username: anonymousUser, groups: [] };
@@ -48,9 +15,6 @@ function auditUser(user: UserInfo | undefined): AuditUser {
     ...(user.extra === undefined || Object.keys(user.extra).length === 0 ? {} : { extra: user.extra }),
   };
 }
-
-/** Where a server's audit events go (a log file, a test's array). */
-export type AuditSink = (event: AuditEvent) => void;
 
 /** RFC 3339 with microseconds, as audit timestamps are written. */
 function microTime(date: Date): string {

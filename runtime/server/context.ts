@@ -1,16 +1,16 @@
 // What a request carries through the pipeline, and the per-server state the stages read.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { UserInfo } from "../access/user-info.js";
+import type { AccessControl } from "../authn/access-control.js";
 import type { OpenIDMetadata } from "../authn/service-account/openid-metadata.js";
-import type { UserInfo } from "../authn/user.js";
 import type { ErrorLog } from "../http/write-error.js";
 import type { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import type { RouteMatch } from "../routing/match-route.js";
-import type { AccessControl } from "./access-control.js";
-import type { AuditSink } from "./audit-event.js";
+import type { RequestInfo } from "../routing/request-info.js";
+import type { AuditSink } from "./audit-sink.js";
 import type { HealthChecks } from "./endpoints/health.js";
 import type { InFlightLimit } from "./in-flight-limit.js";
-import type { RequestInfo } from "./request-info.js";
 import type { RequestWaitGroup } from "./request-wait-group.js";
 
 export interface ServerState {

@@ -8,7 +8,7 @@ import { writeError } from "../http/write-error.js";
 import type { RequestContext, ServerState } from "./context.js";
 import { pipeline, runStages } from "./pipeline.js";
 import { parseRequestTarget } from "./request-target.js";
-import { ClientDisconnected } from "./stages/request-body.js";
+import { ClientDisconnected } from "./stages/request-body-stage.js";
 
 function describe(req: IncomingMessage): string {
   return `${req.method ?? "?"} ${JSON.stringify(req.url ?? "")}`;

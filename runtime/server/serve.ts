@@ -2,13 +2,13 @@
 // cert directory (made on first start, reused after) and whose admin kubeconfig is written into the data directory at every start.
 import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadOrCreateSigningKey } from "../authn/service-account/keys.js";
+import { loadOrCreateSigningKey } from "../authn/service-account/signing-keys.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/store.js";
-import type { AuditSink } from "./audit-event.js";
+import type { AuditSink } from "./audit-sink.js";
 import type { AuthenticationFlags } from "./start-access-control.js";
 import { type RunningServer, type StartServerOptions, startServer } from "./start-server.js";
 

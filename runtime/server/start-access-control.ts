@@ -6,8 +6,10 @@
 // and stops with close().
 import type { KeyObject } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import type { TokenAuthenticator } from "../access/authenticator.js";
+import { adminUser } from "../access/user-info.js";
+import type { AccessControl } from "../authn/access-control.js";
 import type { AnonymousOptions } from "../authn/anonymous.js";
-import type { TokenAuthenticator } from "../authn/authenticator.js";
 import { BootstrapTokenAuthenticator } from "../authn/bootstrap-token.js";
 import { loadAuthenticationConfig } from "../authn/jwt/authentication-config.js";
 import { JwtAuthenticators } from "../authn/jwt/jwt-authenticators.js";
@@ -19,18 +21,19 @@ import {
   serviceAccountTokens,
 } from "../authn/service-account/service-account-tokens.js";
 import { StaticTokenAuthenticator } from "../authn/static-tokens.js";
-import { buildAuthentication, type ClientCertificateTlsOptions, type ExtraTokenAuthenticator } from "../authn/union.js";
-import { adminUser } from "../authn/user.js";
+import {
+  buildAuthentication,
+  type ClientCertificateTlsOptions,
+  type ExtraTokenAuthenticator,
+} from "../authn/union-authenticator.js";
 import type { WebhookTokenOptions } from "../authn/webhook-token.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { createAuthorizer } from "../authz/build-authorizer.js";
 import { startNodeAuthorizer } from "../authz/node/start-node-authorizer.js";
-import { RbacEscalationAdmission } from "../authz/rbac/escalation-admission.js";
 import { RbacAuthorizer } from "../authz/rbac/rbac-authorizer.js";
 import { RbacIndex } from "../authz/rbac/rbac-index.js";
 import type { ErrorLog } from "../http/write-error.js";
 import type { ResourceApi } from "../resources/resource-api.js";
-import type { AccessControl } from "./access-control.js";
 
 /** kube-apiserver's authentication flags. */
 export interface AuthenticationFlags extends ServiceAccountOptions {
@@ -69,8 +72,8 @@ export interface RunningAccessControl {
   access: AccessControl;
   tlsOptions: ClientCertificateTlsOptions;
   serviceAccounts: ServiceAccountTokens;
-  /** Whether RBAC is in the chain (its default roles are then kept at start). */
-  rbac: boolean;
+  /** RBAC's index when RBAC is in the chain (its default roles are then kept at start, its escalation checked). */
+  rbac?: RbacIndex;
   /** Resolves once the authorizers that follow objects have read them (RBAC, Node). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -151,7 +154,6 @@ export function startAccessControl(resources: ResourceApi, options: AccessContro
         rbac = true;
         rbacRun = rbacIndex.run(context);
         waits.push(rbacIndex.ready);
-        resources.addAdmission(new RbacEscalationAdmission(rbacIndex, () => served.authorizer));
         return new RbacAuthorizer(rbacIndex);
       },
       node: () => {
@@ -175,7 +177,7 @@ export function startAccessControl(resources: ResourceApi, options: AccessContro
     },
     tlsOptions: authentication.tlsOptions,
     serviceAccounts,
-    rbac,
+    ...(rbac ? { rbac: rbacIndex } : {}),
     ready: Promise.all(waits).then(() => undefined),
     async close() {
       abort.abort();

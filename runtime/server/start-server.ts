@@ -1,32 +1,23 @@
 // Starts one isolated kapi server: HTTPS (or plain HTTP) on 127.0.0.1 and a free port unless told otherwise,
 // with a fresh admin token and, unless given, a fresh self-signed CA and serving certificate, an admin client
-// certificate from that CA, and a fresh service account signing key.
+// certificate from that CA (made when the kubeconfig is first read), and a fresh service account signing key.
+// With `listen: false` it has no listener, and answers only through request().
 
 import { type KeyObject, randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerOptions,
-  ServerResponse,
-} from "node:http";
-import { createServer as createHttpsServer } from "node:https";
-import { type AddressInfo, Server as NetServer, type Socket } from "node:net";
-import { namespaceLifecycle } from "../admission/namespace-lifecycle.js";
-import { admissionPolicyEnvironment } from "../admission/policy/policy-environment.js";
-import { validatingAdmissionPolicy } from "../admission/policy/validating-admission-policy.js";
-import { generateSigningKey } from "../authn/service-account/keys.js";
+import { strategies } from "../../generated/strategies.js";
+import { adminUser } from "../access/user-info.js";
+import { admissionChain } from "../admission/admission-chain.js";
 import { openIDMetadata } from "../authn/service-account/openid-metadata.js";
-import { adminUser } from "../authn/user.js";
+import { generateSigningKey } from "../authn/service-account/signing-keys.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
-import { celAuthorizer } from "../authz/cel-authorizer.js";
 import { reconcileBootstrapPolicy } from "../authz/rbac/reconcile-bootstrap-policy.js";
+import { seedBootstrapPolicy } from "../authz/rbac/seed-bootstrap-policy.js";
 import { parseControllers } from "../controllers/controller-selection.js";
 import { type ControllerSwitches, startControllers } from "../controllers/start-controllers.js";
 import { CrdController } from "../crd/crd-controller.js";
+import { renderKubeconfig } from "../http/admin-kubeconfig.js";
 import { createServingCertificates, issueClientCertificate, type ServingCertificates } from "../http/certificates.js";
-import { renderKubeconfig } from "../http/kubeconfig.js";
 import type { ErrorLog } from "../http/write-error.js";
 import { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import { KindRegistry } from "../registry/kind-registry.js";
@@ -34,13 +25,14 @@ import type { RuntimeConfig } from "../registry/runtime-config.js";
 import { ResourceApi } from "../resources/resource-api.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import type { Store } from "../storage/store.js";
-import type { AuditSink } from "./audit-event.js";
-import { ConnectionTracker } from "./connection-tracker.js";
+import type { AuditSink } from "./audit-sink.js";
 import type { ServerState } from "./context.js";
 import { type HealthCheck, ping, shutdownCheck } from "./endpoints/health.js";
+import { type HttpListener, listenForClients } from "./http-listener.js";
 import { defaultInFlightLimits, InFlightLimit } from "./in-flight-limit.js";
+import type { InProcessRequest } from "./in-process-request.js";
 import { RequestWaitGroup } from "./request-wait-group.js";
-import { serveRequest } from "./serve-request.js";
+import { serveInProcess } from "./serve-in-process.js";
 import { type AuthenticationFlags, startAccessControl } from "./start-access-control.js";
 
 export interface StartServerOptions {
@@ -95,30 +87,41 @@ export interface StartServerOptions {
   runtimeConfig?: RuntimeConfig;
 }
 
-export interface RunningServer {
+/** The options of a server without a listener. */
+export interface InProcessServerOptions extends StartServerOptions {
+  /**
+   * No listener at all (no port, no TLS handshake): requests are answered through `request()` alone, and the
+   * server has no `url` or `kubeconfig`; `host`, `port` and `connectionTimeouts` go unused.
+   */
+  listen: false;
+}
+
+/** A started server, with or without a listener. */
+export interface InProcessServer {
+  /** The admin bearer token. */
+  adminToken: string;
+  /**
+   * Answers one request through the server's pipeline (authentication, authorization, admission, …) as if it
+   * came over HTTP, without a socket. Resolves once the response's head is sent: a watch's body then streams
+   * (read it with `watchEvents`; cancelling the body ends the watch). Without Authorization in its headers
+   * (and unless `anonymous`) it carries the admin token.
+   */
+  request(request: InProcessRequest): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A server listening for clients. */
+export interface RunningServer extends InProcessServer {
   url: string;
   /** An admin kubeconfig for this server (YAML text): a system:masters client certificate, or the token. */
   kubeconfig: string;
-  /** The admin bearer token. */
-  adminToken: string;
-  close(): Promise<void>;
 }
 
 const defaultLog: ErrorLog = (message, error) => console.error(`kapi: ${message}:`, error);
 
-/** kube-apiserver's Go HTTP server: IdleTimeout 90 s, ReadHeaderTimeout (and so the TLS handshake) 32 s. */
-const idleTimeoutMs = 90_000;
-const headersTimeoutMs = 32_000;
-/** How long a connection accepted just before shutdown may take to send its request (Go's server gives 5 s). */
-const newConnectionGraceMs = 5_000;
-const netServerClose = NetServer.prototype.close;
-
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
-
-/** Go's MaxHeaderBytes in kube-apiserver's server: 1 MiB of request line and headers. */
-const maxHeaderBytes = 1 << 20;
 
 function servingNames(host: string): { dns: string[]; ips: string[] } {
   const ips = ["127.0.0.1", "::1"];
@@ -126,39 +129,22 @@ function servingNames(host: string): { dns: string[]; ips: string[] } {
   return { dns: ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"], ips };
 }
 
-/**
- * Requests Node does not hand to the request handler by default: CONNECT (answered like any other method,
- * 404 or 405 as kube does, then the connection closes) and `Expect: 100-continue` (the client is told to go on
- * only once its request is authorized and the body is wanted).
- */
-function serveSpecialRequests(server: Server, state: ServerState): void {
-  server.on("connect", (req: IncomingMessage, socket: Socket) => {
-    socket.on("error", (error) => state.debug(`CONNECT connection failed: ${error.message}`));
-    // A CONNECT pipelined behind a request whose response still holds the connection cannot be answered on it.
-    if ((socket as Socket & { _httpMessage?: unknown })._httpMessage) {
-      state.debug("CONNECT pipelined behind another request: connection closed");
-      socket.destroy();
-      return;
-    }
-    const res = new ServerResponse(req);
-    res.shouldKeepAlive = false;
-    res.assignSocket(socket);
-    res.on("finish", () => {
-      res.detachSocket(socket);
-      socket.destroySoon();
-    });
-    serveRequest(state, req, res);
-  });
-  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => serveRequest(state, req, res));
-}
-
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve(server.address() as AddressInfo);
-    });
+/** The admin's kubeconfig: a system:masters client certificate from kapi's CA, or the token without one. */
+function adminKubeconfig(url: string, adminToken: string, certificates: ServingCertificates | undefined): string {
+  const credential =
+    certificates?.caKey === undefined
+      ? { token: adminToken }
+      : issueClientCertificate(
+          { cert: certificates.caCert, key: certificates.caKey },
+          {
+            commonName: adminUser.name,
+            organizations: [...adminUser.groups.filter((g) => g !== "system:authenticated")],
+          },
+        );
+  return renderKubeconfig({
+    server: url,
+    credential,
+    ...(certificates ? { caCert: certificates.caCert } : {}),
   });
 }
 
@@ -177,7 +163,11 @@ function controllerOptions(option: StartServerOptions["controllers"]): {
   return { enabled: option as ControllerSwitches };
 }
 
-export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+export function startServer(options: InProcessServerOptions): Promise<InProcessServer>;
+export function startServer(options?: StartServerOptions): Promise<RunningServer>;
+export async function startServer(
+  options: StartServerOptions & { listen?: boolean } = {},
+): Promise<InProcessServer | RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? defaultLog;
   const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
@@ -191,13 +181,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const store = options.store ?? new MemoryStore();
   const resources = new ResourceApi({
     store,
-    kinds: new KindRegistry(options.runtimeConfig),
+    kinds: new KindRegistry({
+      ...(options.runtimeConfig === undefined ? {} : { runtimeConfig: options.runtimeConfig }),
+      strategies,
+    }),
     ...(options.watchHistoryWindowMs === undefined ? {} : { historyWindowMs: options.watchHistoryWindowMs }),
   });
   const certificates = options.insecure
     ? undefined
     : (options.certificates ?? createServingCertificates(servingNames(host)));
-  resources.addAdmission(namespaceLifecycle(resources));
   const accessControl = startAccessControl(resources, {
     ...(options.authentication === undefined ? {} : { authentication: options.authentication }),
     ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
@@ -207,12 +199,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     log,
   });
   const access = accessControl.access;
-  resources.addAdmission(
-    validatingAdmissionPolicy(resources, {
-      environment: admissionPolicyEnvironment,
-      authorizer: celAuthorizer(() => access.authorizer),
-    }),
-  );
+  const authorizer = () => access.authorizer;
+  const rbac = accessControl.rbac === undefined ? {} : { rbac: accessControl.rbac };
+  for (const plugin of admissionChain({ resources, authorizer, ...rbac })) resources.addAdmission(plugin);
   const state: ServerState = {
     access,
     address: "",
@@ -234,49 +223,34 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(options.audit === undefined ? {} : { audit: options.audit }),
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => serveRequest(state, req, res);
-  const timeouts = options.connectionTimeouts ?? {};
-  const serverOptions: ServerOptions = {
-    maxHeaderSize: maxHeaderBytes,
-    keepAliveTimeout: timeouts.idleMs ?? idleTimeoutMs,
-    headersTimeout: timeouts.headersMs ?? headersTimeoutMs,
-    // The request deadline (the timeout stage) bounds a slow body, as in kube; Node's own bound is not needed.
-    requestTimeout: 0,
-    // How often Node checks headersTimeout: often enough that short test bounds hold.
-    connectionsCheckingInterval: Math.min(30_000, Math.max(100, (timeouts.headersMs ?? headersTimeoutMs) / 4)),
-  };
-  const server: Server = certificates
-    ? createHttpsServer(
-        {
-          ...serverOptions,
-          cert: certificates.cert,
-          key: certificates.key,
-          handshakeTimeout: timeouts.headersMs ?? headersTimeoutMs,
-          ...accessControl.tlsOptions,
-        },
-        handle,
-      )
-    : createHttpServer(serverOptions, handle);
-  serveSpecialRequests(server, state);
-  const connections = new ConnectionTracker(server, certificates !== undefined, timeouts.headersMs ?? headersTimeoutMs);
-  const address = await listen(server, options.port ?? 0, host);
-  // A wildcard address is not one a client can dial; the certificate names 127.0.0.1.
-  const reachable = address.address === "0.0.0.0" || address.address === "::" ? "127.0.0.1" : address.address;
-  const hostPart = reachable.includes(":") ? `[${reachable}]` : reachable;
-  state.address = `${hostPart}:${address.port}`;
-  const url = `${certificates ? "https" : "http"}://${state.address}`;
-  try {
-    state.openIdMetadata = await openIDMetadata({
-      issuer: accessControl.serviceAccounts.issuer.issuer,
-      ...(options.authentication?.serviceAccountJwksUri === undefined
-        ? {}
-        : { jwksUri: options.authentication.serviceAccountJwksUri }),
-      externalAddress: state.address,
-      keys: accessControl.serviceAccounts.keys,
+  let listener: HttpListener | undefined;
+  if (options.listen !== false) {
+    listener = await listenForClients(state, {
+      host,
+      port: options.port ?? 0,
+      ...(certificates === undefined ? {} : { certificates }),
+      tlsOptions: accessControl.tlsOptions,
+      ...(options.connectionTimeouts === undefined ? {} : { connectionTimeouts: options.connectionTimeouts }),
     });
-  } catch (error) {
-    // kube serves no discovery documents for an issuer that is not an https URL, and goes on.
-    log("service account issuer discovery not served", error);
+    state.address = listener.address;
+  }
+  const url = listener?.url;
+  const jwksUri = options.authentication?.serviceAccountJwksUri;
+  // The default JWKS URI is on the server's address: without a listener there is none to name.
+  if (listener === undefined && jwksUri === undefined) {
+    state.debug("service account issuer discovery not served: no listener, and no --service-account-jwks-uri");
+  } else {
+    try {
+      state.openIdMetadata = await openIDMetadata({
+        issuer: accessControl.serviceAccounts.issuer.issuer,
+        ...(jwksUri === undefined ? {} : { jwksUri }),
+        externalAddress: state.address,
+        keys: accessControl.serviceAccounts.keys,
+      });
+    } catch (error) {
+      // kube serves no discovery documents for an issuer that is not an https URL, and goes on.
+      log("service account issuer discovery not served", error);
+    }
   }
 
   // CustomResourceDefinitions are served by the API server itself, not by the controller manager.
@@ -293,12 +267,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const controllers = startControllers(resources, {
     log,
     ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
-    server: url,
+    ...(url === undefined ? {} : { server: url }),
     ...controllerOptions(options.controllers),
   });
   // The system namespaces exist, and the default roles with them, before the server counts as started.
   await controllers.ready;
-  if (accessControl.rbac) await reconcileBootstrapPolicy(resources);
+  if (accessControl.rbac) {
+    // A store of the server's own is new: the default policy is written into it as its creation would write it.
+    const written = options.store === undefined ? await seedBootstrapPolicy(resources) : undefined;
+    if (options.store !== undefined) await reconcileBootstrapPolicy(resources);
+    // The authorizer reads the policy from its index, which follows the store's events a little behind.
+    await accessControl.rbac.synced(written);
+  }
   await accessControl.ready;
 
   /**
@@ -309,14 +289,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const shutDown = async () => {
     closing = true;
     if (options.shutdownDelayMs !== undefined && options.shutdownDelayMs > 0) await delay(options.shutdownDelayMs);
-    // Stop accepting without Node's server.close(), which would also reset connections accepted a moment ago.
-    const listenerClosed = new Promise<void>((resolve) => netServerClose.call(server, () => resolve()));
+    const listenerClosed = listener?.stopAccepting();
     stopping.abort();
     const drained = Promise.race([requests.drain(), delay(requestTimeoutMs)]);
-    await Promise.all([drained, connections.shutDown(newConnectionGraceMs, requestTimeoutMs)]);
+    await Promise.all([drained, listener?.closeConnections(requestTimeoutMs)]);
     await listenerClosed;
-    // Now that no connection is left, this only stops Node's connection checks.
-    server.close(() => {});
+    listener?.close();
     definitions.abort();
     await definitionsStopped;
     await controllers.stop();
@@ -325,28 +303,31 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await store.close();
   };
   let closed: Promise<void> | undefined;
+  let closedDone = false;
 
-  const credential =
-    certificates?.caKey === undefined
-      ? { token: adminToken }
-      : issueClientCertificate(
-          { cert: certificates.caCert, key: certificates.caKey },
-          {
-            commonName: adminUser.name,
-            organizations: [...adminUser.groups.filter((g) => g !== "system:authenticated")],
-          },
-        );
-  return {
-    url,
+  const started: InProcessServer = {
     adminToken,
-    kubeconfig: renderKubeconfig({
-      server: url,
-      credential,
-      ...(certificates ? { caCert: certificates.caCert } : {}),
-    }),
+    async request(request) {
+      if (closedDone) throw new Error("kapi: the server is closed");
+      return serveInProcess(state, request, adminToken);
+    },
     close() {
-      closed ??= shutDown();
+      closed ??= shutDown().finally(() => {
+        closedDone = true;
+      });
       return closed;
     },
   };
+  if (url === undefined) return started;
+  let kubeconfig: string | undefined;
+  const running: RunningServer = {
+    ...started,
+    url,
+    // The admin client certificate is made when the kubeconfig is first read: most in-process tests never do.
+    get kubeconfig() {
+      kubeconfig ??= adminKubeconfig(url, adminToken, certificates);
+      return kubeconfig;
+    },
+  };
+  return running;
 }

@@ -1,5 +1,8 @@
 // The in-memory backend for tests and in-process use: a revision log for watches plus, per key, the
 // revisions at which it changed, for MVCC reads; a sorted key array serves ranges.
+
+import { compareKeys } from "./key-order.js";
+import { readRevision } from "./read-revision.js";
 import {
   CompactedError,
   ConflictError,
@@ -7,9 +10,7 @@ import {
   KeyExistsError,
   NotFoundError,
   StoreClosedError,
-} from "./errors.js";
-import { compareKeys } from "./keys.js";
-import { readRevision } from "./read-revision.js";
+} from "./storage-errors.js";
 import type {
   DeleteOptions,
   DeleteResult,

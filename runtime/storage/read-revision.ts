@@ -1,6 +1,6 @@
 // Which revision a read sees, with etcd's rules: 0 means current, older than the compact revision is gone,
 // newer than the current one does not exist yet.
-import { CompactedError, FutureRevisionError } from "./errors.js";
+import { CompactedError, FutureRevisionError } from "./storage-errors.js";
 
 export function readRevision(requested: number | undefined, current: number, compacted: number): number {
   if (requested === undefined || requested === 0) return current;

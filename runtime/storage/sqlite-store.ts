@@ -4,6 +4,8 @@
 // fed by this object right after commit (writes from other processes are excluded by an exclusive lock).
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
 import Database from "better-sqlite3";
+import { compareKeys, prefixEnd } from "./key-order.js";
+import { readRevision } from "./read-revision.js";
 import {
   CompactedError,
   ConflictError,
@@ -11,9 +13,7 @@ import {
   KeyExistsError,
   NotFoundError,
   StoreClosedError,
-} from "./errors.js";
-import { compareKeys, prefixEnd } from "./keys.js";
-import { readRevision } from "./read-revision.js";
+} from "./storage-errors.js";
 import type {
   DeleteOptions,
   DeleteResult,

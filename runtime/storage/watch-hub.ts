@@ -3,7 +3,7 @@
 // around it one after the other, so the switch from history to live has neither gap nor duplicate.
 // A consumer that lets too many live events pile up drops them and pages through history again, as
 // etcd's unsynced watchers do, so a slow consumer costs bounded memory.
-import { CompactedError } from "./errors.js";
+import { CompactedError } from "./storage-errors.js";
 import type { WatchEvent } from "./store.js";
 
 export interface HistoryPage {

@@ -3,13 +3,15 @@
 // asks about read as Go decodes them, their validation, the authorizer attributes they become (selectors
 // included, as AuthorizeWithSelectors has it), and the status the authorizer's decision is answered with.
 
-import type { UserInfo } from "../authn/user.js";
-import type { Attributes, Decision, SelectorAttribute } from "../authz/authorizer.js";
+import type { Attributes, Decision, SelectorAttribute } from "../access/authorizer.js";
+import type { UserInfo } from "../access/user-info.js";
 import { aggregateMessage } from "../errors/aggregate.js";
 import type { FieldError } from "../errors/field-error.js";
 import { forbidden, invalid, required } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
-import { formatFieldErrors, goQuote } from "../errors/format-field-error.js";
+import { formatFieldErrors } from "../errors/format-field-error.js";
+import { goQuote } from "../errors/go-format.js";
+import type { KubeObject } from "../object/kube-object.js";
 import { type FieldRequirement, parseFieldSelector } from "../selection/field-selector.js";
 import { type LabelOperator, type LabelRequirement, requirementErrors } from "../selection/label-selector.js";
 import { labelValueErrors, qualifiedNameErrors } from "../selection/label-validation.js";
@@ -17,7 +19,6 @@ import { parseLabelSelector } from "../selection/parse-label-selector.js";
 import type { ParseResult } from "../selection/parse-result.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
 import { isZero, omitEmpty, text, texts } from "./review-fields.js";
-import type { KubeObject } from "./strategy.js";
 
 export const authorizationApiVersion = "authorization.k8s.io/v1";
 /** The group the Invalid errors name: kube takes the kind from the decoded object, which has none. */

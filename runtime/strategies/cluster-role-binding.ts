@@ -2,8 +2,9 @@
 // whose service accounts name their namespace; a PUT creates a missing binding, as kube's RBAC
 // strategies allow.
 import type { FieldError } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { defaultSubjects, validateBinding } from "./role-binding-validation.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 export const strategy: Strategy = {
   default: defaultSubjects,

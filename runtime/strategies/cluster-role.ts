@@ -2,11 +2,12 @@
 // one valid label selector; a PUT creates a missing cluster role, as kube's RBAC strategies allow.
 import { type FieldError, invalid, required } from "../errors/field-error.js";
 import { index } from "../errors/field-path.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { labelSelectorFromObject, validateLabelSelector } from "../selection/label-selector-object.js";
 import { asObject, listItems } from "../validation/walk.js";
 import { labelSelectorObject } from "./decoded-label-selector.js";
 import { validatePolicyRules } from "./policy-rules.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 function validateAggregationRule(rule: unknown): FieldError[] {
   const aggregation = asObject(rule);

@@ -1,9 +1,10 @@
 // ConfigMaps: key names, a key in both data and binaryData, the 1 MiB total, and `immutable`.
 import { type FieldError, invalid, tooLong } from "../errors/field-error.js";
 import { key } from "../errors/field-path.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { asObject } from "../validation/walk.js";
 import { dataBytes, dataKeyErrors, immutableDataErrors, maxDataSize } from "./config-data.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 function validateConfigMap(obj: KubeObject): FieldError[] {
   const errs = dataKeyErrors(obj.data, "data");

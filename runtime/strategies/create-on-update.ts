@@ -1,6 +1,6 @@
 // Kinds whose PUT to a missing name creates the object (kube's AllowCreateOnUpdate): Endpoints, Events
 // and LimitRanges, written by clients that do not care whether the object exists yet.
-import type { Strategy } from "./strategy.js";
+import type { Strategy } from "../registry/strategy.js";
 
 export const strategy: Strategy = {
   allowCreateOnUpdate: true,

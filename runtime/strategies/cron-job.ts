@@ -1,9 +1,10 @@
 // CronJobs (batch/v1): the pod template defaults and rules every template gets, and the rule kube
 // applies to the jobs it will create: their pods restart on failure or never.
 import { type FieldError, notSupported } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { asObject } from "../validation/walk.js";
 import { strategy as podTemplate } from "./pod-template.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 function jobRestartPolicy(obj: KubeObject): FieldError[] {
   const jobSpec = asObject(asObject(asObject(obj.spec)?.jobTemplate)?.spec);

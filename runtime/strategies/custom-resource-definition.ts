@@ -10,7 +10,8 @@ import {
   validateDefinitionUpdate,
 } from "../crd/definition/validate-definition.js";
 import type { FieldError } from "../errors/field-error.js";
-import type { KubeObject, Strategy } from "./strategy.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 
 export const strategy: Strategy = {
   default(obj: KubeObject): void {

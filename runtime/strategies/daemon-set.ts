@@ -2,10 +2,10 @@
 // (one unavailable pod, no surge), and a selector that may not change once set.
 import { type FieldError, invalid, notSupported, required } from "../errors/field-error.js";
 import { child } from "../errors/field-path.js";
+import type { Strategy } from "../registry/strategy.js";
 import { intOrPercentErrors, intOrPercentValue, nonNegative, notOver100Percent } from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
 import { validatePodTemplateSpec } from "./pod-spec-validation.js";
-import type { Strategy } from "./strategy.js";
 import { selectorUnchanged, workloadStrategy } from "./workload-strategy.js";
 import { controllerPodRules, specOf, templateLabelsMatch, validateWorkloadSelector } from "./workload-validation.js";
 

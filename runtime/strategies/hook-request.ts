@@ -1,9 +1,10 @@
 // What a strategy's request hooks see: the caller, where the request points, and the server's access
 // control and resources. Review kinds answer creates with it; subresource hooks (serviceaccounts/token) too.
-import type { UserInfo } from "../authn/user.js";
+import type { UserInfo } from "../access/user-info.js";
+import type { AccessControl } from "../authn/access-control.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import type { ResourceApi } from "../resources/resource-api.js";
-import type { AccessControl } from "../server/access-control.js";
-import type { KubeObject } from "./strategy.js";
 
 export interface HookRequest {
   user: UserInfo;
@@ -19,3 +20,23 @@ export interface HookRequest {
 
 /** A subresource's create: the decoded body in, the answer out (its kind is the subresource's kind). */
 export type CreateHook = (body: KubeObject, request: HookRequest) => Promise<KubeObject>;
+
+/** What a strategy adds for kinds whose requests it answers itself. */
+export interface RequestHooks {
+  /**
+   * The kind is a question answered at once and never stored (the review APIs): a create calls this with
+   * the decoded object and answers with what it returns (201), or with the StatusError it throws.
+   */
+  answerCreate?(obj: KubeObject, request: HookRequest): Promise<KubeObject>;
+  /** Creates (POST) of subresources the schema marks `hook: <name>`, keyed by that name. */
+  createHooks?: Readonly<Record<string, CreateHook>>;
+}
+
+/** A strategy module's export: object hooks, and request hooks where the kind answers requests itself. */
+export type KindStrategy = Strategy & RequestHooks;
+
+/** The request hooks of a served kind's strategy (the registry hands strategies out as object hooks only). */
+export function requestHooksOf(strategy: Strategy | undefined): RequestHooks | undefined {
+  if (strategy === undefined || !("answerCreate" in strategy || "createHooks" in strategy)) return undefined;
+  return strategy as RequestHooks;
+}

@@ -2,10 +2,11 @@
 // client manages it (manualSelector), the template rules, what an update may not change, and pods
 // orphaned on delete unless the client asks otherwise, as kube keeps for batch/v1.
 import { type FieldError, invalid, notSupported, required } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { immutableField, maxInt32, nonNegative } from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
 import { validatePodTemplateSpec } from "./pod-spec-validation.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 import { workloadStrategy } from "./workload-strategy.js";
 import { templateLabelsMatch, validateWorkloadSelector } from "./workload-validation.js";
 

@@ -1,9 +1,10 @@
 // Leases (coordination.k8s.io/v1): durations and transitions, the coordinated-leader strategy, and a PUT
 // that creates a missing lease, as leader election expects.
 import { type FieldError, forbidden, invalid, notSupported } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { qualifiedNameErrors } from "../selection/label-validation.js";
 import { asObject } from "../validation/walk.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 const leaseStrategies = ["OldestEmulationVersion"];
 

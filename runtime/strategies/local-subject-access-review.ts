@@ -5,10 +5,10 @@ import { invalid as invalidField } from "../errors/field-error.js";
 import { invalid } from "../errors/status-error.js";
 import { asObject } from "../validation/walk.js";
 import { authorizationGroupKind, invalidStruct, metadataErrors } from "./access-review.js";
-import type { Strategy } from "./strategy.js";
+import type { KindStrategy } from "./hook-request.js";
 import { answerSubjectReview, readSubjectSpec, subjectSpecErrors } from "./subject-access-review.js";
 
-export const strategy: Strategy = {
+export const strategy: KindStrategy = {
   async answerCreate(obj, request) {
     const namespace = request.namespace ?? "";
     const spec = readSubjectSpec(asObject(obj.spec) ?? {});

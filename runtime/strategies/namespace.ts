@@ -3,9 +3,10 @@
 // the phase rules of a status update, and the deleted namespace returned by a delete.
 import { type FieldError, invalid } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { finalizerNameErrors } from "../validation/object-meta.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 const nameLabel = "kubernetes.io/metadata.name";
 

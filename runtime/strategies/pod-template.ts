@@ -2,9 +2,10 @@
 // (Pod, PodTemplate, workloads, CronJob), found by walking to the pod spec wherever it sits rather than
 // by kind. Also the rollout defaults of a RollingUpdate workload strategy, which depend on its type.
 import type { FieldError } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
 import { validatePodTemplateSpec } from "./pod-spec-validation.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 /** Keys leading from an object towards its pod spec: spec, template, jobTemplate. */
 const towardsPodSpec = ["spec", "template", "jobTemplate"] as const;

@@ -3,13 +3,14 @@
 // of pods bound to a node, and the deleted pod returned by a delete.
 import { duplicate, type FieldError, forbidden, invalid, notFound } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
-import { goJson } from "../errors/format-field-error.js";
+import { goJson } from "../errors/go-format.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { inclusiveRangeError, maxInt32, semanticEqual } from "../validation/field-rules.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
 import { podQOSClass } from "./pod-qos.js";
 import { validateContainer, validatePodSpec } from "./pod-spec-validation.js";
 import { strategy as podTemplate } from "./pod-template.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 const updatableSpecFields = [
   "`spec.containers[*].image`",

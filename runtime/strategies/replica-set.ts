@@ -1,10 +1,10 @@
 // ReplicaSets (apps/v1): counts, the selector and the template it must select; the selector may not
 // change once set. Defaults come from the pod-template strategy.
 import type { FieldError } from "../errors/field-error.js";
+import type { Strategy } from "../registry/strategy.js";
 import { nonNegative } from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
 import { validatePodTemplateSpec } from "./pod-spec-validation.js";
-import type { Strategy } from "./strategy.js";
 import { selectorUnchanged, workloadStrategy } from "./workload-strategy.js";
 import { controllerPodRules, templateLabelsMatch, validateWorkloadSelector } from "./workload-validation.js";
 

@@ -2,10 +2,11 @@
 // selector may not be empty and must select the template. Deleting one orphans its pods unless the
 // client asks otherwise, as kube keeps for core/v1.
 import { type FieldError, required } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { nonNegative } from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
 import { validatePodTemplateSpec } from "./pod-spec-validation.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 import { workloadStrategy } from "./workload-strategy.js";
 import { controllerPodRules, mapSelector, templateLabelsMatch } from "./workload-validation.js";
 

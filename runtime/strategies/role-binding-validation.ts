@@ -2,10 +2,10 @@
 // refer to, which may not change, and their subjects, whose API group defaults from their kind.
 import { type FieldError, invalid, notSupported, required } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
+import type { KubeObject } from "../object/kube-object.js";
 import { semanticEqual } from "../validation/field-rules.js";
 import { dnsSubdomainErrors, pathSegmentErrors } from "../validation/name-formats.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
-import type { KubeObject } from "./strategy.js";
 
 const rbacGroup = "rbac.authorization.k8s.io";
 

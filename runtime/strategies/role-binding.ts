@@ -1,8 +1,9 @@
 // RoleBindings (rbac.authorization.k8s.io/v1): a Role or ClusterRole that may not change, and subjects;
 // a PUT creates a missing binding, as kube's RBAC strategies allow.
 import type { FieldError } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { defaultSubjects, validateBinding } from "./role-binding-validation.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 export const strategy: Strategy = {
   default: defaultSubjects,

@@ -2,10 +2,11 @@
 // the keys each well-known type requires, a type that may not change, and `immutable`.
 import { type FieldError, invalid, required, tooLong } from "../errors/field-error.js";
 import { key } from "../errors/field-path.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { immutableField } from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
 import { dataBytes, dataKeyErrors, immutableDataErrors, maxDataSize } from "./config-data.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 const redacted = "<secret contents redacted>";
 

@@ -13,9 +13,9 @@ import {
   reviewAttributes,
   reviewStatus,
 } from "./access-review.js";
-import type { Strategy } from "./strategy.js";
+import type { KindStrategy } from "./hook-request.js";
 
-export const strategy: Strategy = {
+export const strategy: KindStrategy = {
   async answerCreate(obj, request) {
     const attributes = readAttributes(asObject(obj.spec) ?? {});
     const errs = [

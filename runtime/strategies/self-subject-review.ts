@@ -1,10 +1,10 @@
 // SelfSubjectReview (authentication.k8s.io/v1): who am I? The caller's user as authentication (and
 // impersonation) left it, as `kubectl auth whoami` shows it (kube's pkg/registry/authentication/selfsubjectreview).
 import { formatTime } from "../resources/timestamps.js";
-import type { Strategy } from "./strategy.js";
+import type { KindStrategy } from "./hook-request.js";
 import { userInfoJson } from "./user-info-json.js";
 
-export const strategy: Strategy = {
+export const strategy: KindStrategy = {
   async answerCreate(_obj, request) {
     return {
       kind: "SelfSubjectReview",

@@ -1,12 +1,12 @@
 // SelfSubjectRulesReview (authorization.k8s.io/v1): what may I do in this namespace? The authorizer chain
 // lists the caller's rules (`kubectl auth can-i --list`); the answer is incomplete when a member cannot list
 // its own (kube's pkg/registry/authorization/selfsubjectrulesreview).
-import type { NonResourceRule, ResourceRule } from "../authz/authorizer.js";
+import type { NonResourceRule, ResourceRule } from "../access/authorizer.js";
 import { badRequest } from "../errors/status-error.js";
 import { asObject } from "../validation/walk.js";
 import { authorizationApiVersion } from "./access-review.js";
+import type { KindStrategy } from "./hook-request.js";
 import { text } from "./review-fields.js";
-import type { Strategy } from "./strategy.js";
 
 /** A ResourceRule as Go encodes it: verbs always, the other lists when not empty. */
 function resourceRuleJson(rule: ResourceRule) {
@@ -22,7 +22,7 @@ function nonResourceRuleJson(rule: NonResourceRule) {
   return { verbs: rule.verbs, ...(rule.nonResourceURLs.length > 0 && { nonResourceURLs: rule.nonResourceURLs }) };
 }
 
-export const strategy: Strategy = {
+export const strategy: KindStrategy = {
   async answerCreate(obj, request) {
     const namespace = text(asObject(obj.spec)?.namespace);
     if (namespace === "") throw badRequest("no namespace on request");

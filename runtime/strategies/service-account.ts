@@ -10,12 +10,12 @@ import {
   warnOnlyBoundTokenExpirationSeconds,
 } from "../authn/service-account/token-issuer.js";
 import { type FieldError, invalid as invalidField } from "../errors/field-error.js";
+import { pathNotFound } from "../errors/generic-errors.js";
 import { badRequest, conflict, internal, invalid } from "../errors/status-error.js";
+import type { KubeObject } from "../object/kube-object.js";
 import { formatTime } from "../resources/timestamps.js";
-import { pathNotFound } from "../server/generic-errors.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
-import type { HookRequest } from "./hook-request.js";
-import type { KubeObject, Strategy } from "./strategy.js";
+import type { HookRequest, KindStrategy } from "./hook-request.js";
 
 function cleanSecretReferences(obj: KubeObject): void {
   if (!Array.isArray(obj.secrets)) return;
@@ -242,7 +242,7 @@ async function createToken(body: KubeObject, request: HookRequest): Promise<Kube
   };
 }
 
-export const strategy: Strategy = {
+export const strategy: KindStrategy = {
   prepareForCreate: cleanSecretReferences,
   prepareForUpdate(obj: KubeObject, _old: KubeObject, subresource?: string): void {
     if (subresource === undefined) cleanSecretReferences(obj);

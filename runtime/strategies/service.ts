@@ -2,10 +2,11 @@
 // REST layer's IP family defaults), the allocated values an update keeps, kube's hand-written
 // validation, and the deleted Service returned by a delete.
 import type { FieldError } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
 import { carryOverAllocatedValues, normalizeClusterIPsOnCreate } from "./service-carry-over.js";
 import { validateServiceSpec, validateServiceSpecUpdate } from "./service-validation.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 /** The session stickiness window kube applies to ClientIP affinity: three hours. */
 const clientIPTimeoutSeconds = 10800;

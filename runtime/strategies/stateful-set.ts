@@ -2,6 +2,7 @@
 // fields an update may change. A RollingUpdate strategy gets partition 0 when it names none.
 import { type FieldError, forbidden, invalid, notSupported, required } from "../errors/field-error.js";
 import { child } from "../errors/field-path.js";
+import type { Strategy } from "../registry/strategy.js";
 import {
   intOrPercentErrors,
   intOrPercentValue,
@@ -12,7 +13,6 @@ import {
 import { dnsLabelErrors } from "../validation/name-formats.js";
 import { validateAnnotations, validateLabels } from "../validation/object-meta.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
-import type { Strategy } from "./strategy.js";
 import { workloadStrategy } from "./workload-strategy.js";
 import { controllerPodRules, specOf, templateLabelsMatch, validateWorkloadSelector } from "./workload-validation.js";
 

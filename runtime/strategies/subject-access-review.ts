@@ -1,8 +1,9 @@
 // SubjectAccessReview (authorization.k8s.io/v1): may this user, with these groups, uid and extra, do this?
 // Answered by the server's authorizer and never stored (kube's pkg/registry/authorization/subjectaccessreview).
-import type { UserInfo } from "../authn/user.js";
+import type { UserInfo } from "../access/user-info.js";
 import { type FieldError, invalid as invalidField } from "../errors/field-error.js";
 import { invalid } from "../errors/status-error.js";
+import type { KubeObject } from "../object/kube-object.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
 import {
   attributeChoiceErrors,
@@ -16,9 +17,8 @@ import {
   reviewAttributes,
   reviewStatus,
 } from "./access-review.js";
-import type { HookRequest } from "./hook-request.js";
+import type { HookRequest, KindStrategy } from "./hook-request.js";
 import { omitEmpty, text, texts } from "./review-fields.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 
 /** A SubjectAccessReviewSpec: the attributes and whom they are asked for. */
 export interface SubjectSpec extends ReviewAttributes {
@@ -86,7 +86,7 @@ export async function answerSubjectReview(
   return { kind, apiVersion: authorizationApiVersion, metadata, spec: subjectSpecJson(spec), status };
 }
 
-export const strategy: Strategy = {
+export const strategy: KindStrategy = {
   async answerCreate(obj, request) {
     const spec = readSubjectSpec(asObject(obj.spec) ?? {});
     const errs = [...subjectSpecErrors(spec), ...metadataErrors(obj, [], "must be empty")];

@@ -1,14 +1,14 @@
 // TokenReview (authentication.k8s.io/v1): is this bearer token good, and whose is it? The server's token
 // authenticators answer, as they would for a request carrying it (kube's pkg/registry/authentication/tokenreview);
 // webhook token authenticators of other servers post these.
-import { type Authenticated, AuthenticationError } from "../authn/authenticator.js";
+import { type Authenticated, AuthenticationError } from "../access/authenticator.js";
 import { badRequest, internal } from "../errors/status-error.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
+import type { KindStrategy } from "./hook-request.js";
 import { encodedMetadata, text, texts } from "./review-fields.js";
-import type { Strategy } from "./strategy.js";
 import { userInfoJson } from "./user-info-json.js";
 
-export const strategy: Strategy = {
+export const strategy: KindStrategy = {
   async answerCreate(obj, request) {
     const spec = asObject(obj.spec) ?? {};
     const token = text(spec.token);

@@ -1,6 +1,6 @@
 // authentication.k8s.io/v1 UserInfo as Go encodes it, for the reviews that answer with a user
 // (SelfSubjectReview, TokenReview): every field left out when empty, extra keys in sorted order.
-import type { UserInfo } from "../authn/user.js";
+import type { UserInfo } from "../access/user-info.js";
 import type { JsonObject } from "../validation/walk.js";
 
 export function userInfoJson(user: UserInfo): JsonObject {

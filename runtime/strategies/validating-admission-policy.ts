@@ -3,7 +3,8 @@
 import { compilePolicy } from "../admission/policy/compile-policy.js";
 import { admissionPolicyEnvironment } from "../admission/policy/policy-environment.js";
 import { type FieldError, invalid, required } from "../errors/field-error.js";
-import type { KubeObject, Strategy } from "./strategy.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 
 interface Spec {
   validations?: { expression?: string; messageExpression?: string }[];

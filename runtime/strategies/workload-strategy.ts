@@ -2,10 +2,11 @@
 // spec rules on every write of the main resource, and its rules about a change on updates. Status
 // updates are the controllers' and are not checked here.
 import type { FieldError } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { Strategy } from "../registry/strategy.js";
 import { immutableField } from "../validation/field-rules.js";
 import type { JsonObject } from "../validation/walk.js";
 import { strategy as podTemplate } from "./pod-template.js";
-import type { KubeObject, Strategy } from "./strategy.js";
 import { specOf } from "./workload-validation.js";
 
 export interface WorkloadRules {

@@ -1,32 +1,12 @@
 // String and number formats the schemas name (OpenAPI `format`), checked as kube-apiserver decodes them.
+import { isDateTime } from "../../sdk/date-time.js";
 
 const int32Min = -(2 ** 31);
 const int32Max = 2 ** 31 - 1;
 // 2^63 is the first value a float64 cannot hold in an int64; smaller ones round into range.
 const int64Limit = 2 ** 63;
 
-const dateTime = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):?(\d{2}))$/;
 const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/** RFC 3339 as metav1.Time accepts it, with calendar ranges checked. */
-export function isDateTime(s: string): boolean {
-  const m = dateTime.exec(s);
-  if (!m) return false;
-  const [, , month, day, hour, minute, second, offH, offM] = m.map(Number);
-  return (
-    month !== undefined &&
-    month >= 1 &&
-    month <= 12 &&
-    day !== undefined &&
-    day >= 1 &&
-    day <= 31 &&
-    (hour ?? 0) <= 23 &&
-    (minute ?? 0) <= 59 &&
-    (second ?? 0) <= 60 &&
-    (offH === undefined || Number.isNaN(offH) || offH <= 23) &&
-    (offM === undefined || Number.isNaN(offM) || offM <= 59)
-  );
-}
 
 /** Standard base64 with padding, as Go's encoding of []byte. */
 export function isBase64(s: string): boolean {

@@ -1,6 +1,6 @@
 // Object name formats (a kind's `nameFormat`), returning kube's messages for field.Invalid details,
 // e.g. `metadata.name: Invalid value: "A": a lowercase RFC 1123 subdomain must consist of …`.
-import type { NameFormat } from "../../generator/schema/model.js";
+import type { NameFormat } from "../registry/kind-record.js";
 
 const labelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 const subdomainFmt = `${labelFmt}(\\.${labelFmt})*`;

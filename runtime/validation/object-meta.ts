@@ -3,7 +3,7 @@
 // applied by the apiextensions server, to definitions and custom resources), worded as kube words them. managedFields are left to server-side apply.
 import { type FieldError, forbidden, invalid, required, tooLong } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
-import { goQuote } from "../errors/format-field-error.js";
+import { goQuote } from "../errors/go-format.js";
 import type { NameFormat } from "../registry/kind-record.js";
 import { labelValueErrors, qualifiedNameErrors } from "../selection/label-validation.js";
 import { immutableField, nonNegative } from "./field-rules.js";

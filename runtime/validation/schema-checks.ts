@@ -14,7 +14,7 @@ import {
   typeInvalid,
 } from "../errors/field-error.js";
 import { child, index, key } from "../errors/field-path.js";
-import { goJson, goNumber, goQuote } from "../errors/format-field-error.js";
+import { goJson, goNumber, goQuote } from "../errors/go-format.js";
 import { integerFormatOk, stringFormatOk } from "./formats.js";
 import { compilePattern } from "./pattern.js";
 import type { JsonObject } from "./walk.js";

@@ -1,6 +1,6 @@
 // resourceVersion strings as clients send them: unset, "0" or a revision. They are opaque to clients but
 // are kapi's revisions, so parsing follows kube's APIObjectVersioner (strconv.ParseUint, base 10).
-import { invalidResourceVersion } from "./errors.js";
+import { invalidResourceVersion } from "./cache-errors.js";
 
 const maxUint64 = 18446744073709551615n;
 

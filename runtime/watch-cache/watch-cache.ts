@@ -4,19 +4,19 @@
 // token older than the window answers 410. The cache never names a kind: it knows a key prefix and a
 // decode function.
 import { setImmediate as nextMacrotask } from "node:timers/promises";
-import { StoreClosedError } from "../storage/errors.js";
-import { compareKeys, prefixEnd } from "../storage/keys.js";
+import { compareKeys, prefixEnd } from "../storage/key-order.js";
+import { StoreClosedError } from "../storage/storage-errors.js";
 import type { KeyValue, Store, WatchEvent } from "../storage/store.js";
-import { type CacheEvent, CacheWatch } from "./cache-watch.js";
-import { type CachedObject, deepFreeze, type HistoryEvent } from "./cached-object.js";
-import { decodeContinue, encodeContinue } from "./continue-token.js";
 import {
   ContinueExpiredError,
   continueWithResourceVersion,
   listTooOld,
   TooLargeResourceVersionError,
   watchTooOld,
-} from "./errors.js";
+} from "./cache-errors.js";
+import { type CacheEvent, CacheWatch } from "./cache-watch.js";
+import { type CachedObject, deepFreeze, type HistoryEvent } from "./cached-object.js";
+import { decodeContinue, encodeContinue } from "./continue-token.js";
 import { countWatchers } from "./registered-watchers.js";
 import { parseResourceVersion } from "./resource-version.js";
 

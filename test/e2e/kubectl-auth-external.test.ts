@@ -7,12 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse, stringify } from "yaml";
-import { ClientCredentials } from "../../runtime/client/credentials.js";
-import { loadKubeconfig } from "../../runtime/client/kubeconfig.js";
-import { requestJson } from "../../runtime/client/request.js";
 import { startServer } from "../../runtime/index.js";
+import { ClientCredentials } from "../../sdk/credentials.js";
+import { loadKubeconfig } from "../../sdk/kubeconfig.js";
+import { requestJson } from "../../sdk/request.js";
 import { TestIssuer } from "../runtime/authn/jwt/oidc-issuer.js";
-import { type ExecPluginFixture, writeExecPlugin } from "../runtime/client/exec-plugin-fixture.js";
 import {
   type RecordedRequest,
   type Reply,
@@ -20,6 +19,7 @@ import {
   type WebhookServer,
   writeWebhookKubeconfig,
 } from "../runtime/http/webhook-server.js";
+import { type ExecPluginFixture, writeExecPlugin } from "../sdk/exec-plugin-fixture.js";
 import { type KubectlResult, type KubectlUser, kubectlFor, kubectlUser } from "./kubectl-auth-users.js";
 import { haveKubectl, type KubectlSession, startKubectlSession } from "./kubectl-session.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StructuralSchemas } from "../../generator/emit/structural-schema.js";
+import { StructuralSchemas } from "../../generator/emit/kind-structural-schema.js";
 import { validatorsEmitter } from "../../generator/emit/validators.js";
 import type { SchemaFile } from "../../generator/schema/model.js";
 import { schemaSetOf } from "../../generator/schema/schema-set.js";
@@ -84,7 +84,7 @@ describe("CEL rules in the generator", () => {
   it("puts the schema in the validation entry of kinds with rules only", () => {
     const set = schemaSetOf({ "example.com/v1": gadgets([{ rule: "self.size < 10", message: "small" }]) });
     const table = validatorsEmitter.emit(set).files.find((f) => f.path === "validation.ts")?.content ?? "";
-    expect(table).toContain('import type { StructuralSchema } from "../runtime/cel/kubernetes/structural-schema.js";');
+    expect(table).toContain('import type { StructuralSchema } from "../runtime/cel/rules/structural-schema.js";');
     expect(table).toContain("  celSchema?: StructuralSchema;");
     expect(table).toContain(`  "example.com/v1/Gadget": {
     validate: (obj) => run(exampleComV1.validateGadget, obj),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exportedNames } from "../../generator/conversion/hand-written.js";
-import { emitConversions } from "../../generator/emit/conversions.js";
+import { emitConversions } from "../../generator/emit/conversions-emitter.js";
 import type { SchemaFile, SchemaNode } from "../../generator/schema/model.js";
 import { schemaSetOf } from "../../generator/schema/schema-set.js";
 
@@ -153,7 +153,7 @@ export const conversionTable: ConversionTable = {
   it("names the missing hand-written functions and emits no conversion for the kind", () => {
     const result = emitConversions(renamed(), none);
     expect(result.notes).toEqual([
-      "example.com: Widget v1→v1beta1, Widget v1beta1→v1 not convertible; export from runtime/conversions/example.com.ts: " +
+      "example.com: Widget v1→v1beta1, Widget v1beta1→v1 not convertible; export from runtime/conversion/functions/example.com.ts: " +
         "convert_v1_WidgetSpec_To_v1beta1_WidgetSpec (replicas: absent in v1beta1), " +
         "convert_v1beta1_WidgetSpec_To_v1_WidgetSpec (count: absent in v1)",
     ]);
@@ -166,12 +166,12 @@ export const conversionTable: ConversionTable = {
     const handWritten = new Set(["convert_v1beta1_WidgetSpec_To_v1_WidgetSpec", "unrelatedHelper"]);
     const result = emitConversions(renamed(), (dir) => (dir === "example.com" ? handWritten : new Set()));
     expect(result.notes).toEqual([
-      "example.com: Widget v1→v1beta1 not convertible; export from runtime/conversions/example.com.ts: " +
+      "example.com: Widget v1→v1beta1 not convertible; export from runtime/conversion/functions/example.com.ts: " +
         "convert_v1_WidgetSpec_To_v1beta1_WidgetSpec (replicas: absent in v1beta1)",
     ]);
     const group = result.files[0]?.content ?? "";
     expect(group).toContain(
-      'import {\n  convert_v1beta1_WidgetSpec_To_v1_WidgetSpec,\n} from "../../runtime/conversions/example.com.js";',
+      'import {\n  convert_v1beta1_WidgetSpec_To_v1_WidgetSpec,\n} from "../../runtime/conversion/functions/example.com.js";',
     );
     expect(group).toContain(
       "  if (src.spec !== undefined) out.spec = convertObject(src.spec, convert_v1beta1_WidgetSpec_To_v1_WidgetSpec);",

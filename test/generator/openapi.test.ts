@@ -6,7 +6,7 @@ import { componentSchemas } from "../../generator/openapi/component-schemas.js";
 import { loadSchemaSet, schemaSetOf } from "../../generator/schema/schema-set.js";
 import { toV2Schema } from "../../runtime/openapi/build-v2.js";
 import { buildOpenApiV3Index, contentHash, documentHash } from "../../runtime/openapi/build-v3.js";
-import { groupIdentifier, groupVersionTag } from "../../runtime/openapi/routes.js";
+import { groupIdentifier, groupVersionTag } from "../../runtime/openapi/openapi-routes.js";
 
 const golden = join(import.meta.dirname, "../golden/openapi-basic");
 
@@ -82,14 +82,15 @@ describe("OpenAPI emitter", () => {
   it("matches the golden case", () => {
     const files = openapiEmitter.emit(loadSchemaSet(join(golden, "schemas"))).files;
     expect(files.map((f) => f.path)).toEqual([
-      "openapi/v3/apis/example.com.ts",
-      "openapi/v3/apis/example.com/v1.ts",
-      "openapi/v3/index.ts",
-      "openapi/v2.ts",
-      "openapi/meta.ts",
+      "openapi/v3/apis/example.com.json",
+      "openapi/v3/apis/example.com/v1.json",
+      "openapi/v3/index.json",
+      "openapi/v2.json",
+      "openapi/meta.json",
+      "openapi/README.md",
     ]);
     for (const file of files) {
-      const path = join(golden, "expected", file.path.replace(/\.ts$/, ".expected.ts"));
+      const path = join(golden, "expected", file.path.replace(/(\.[a-z]+)$/, ".expected$1"));
       if (process.env.UPDATE_GOLDEN) {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, file.content);

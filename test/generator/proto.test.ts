@@ -203,9 +203,6 @@ export interface ProtoFileEntry {
   package: string;
 }
 
-/** generated/proto/ itself: the root the paths below and the imports in the files resolve against. */
-export const protoRoot: URL = new URL(".", import.meta.url);
-
 export const protoFiles: readonly ProtoFileEntry[] = [
   { path: "demo.example.com/v1.proto", package: "k8s.io.api.demo.v1" },
   { path: "meta/v1.proto", package: "k8s.io.apimachinery.pkg.apis.meta.v1" },

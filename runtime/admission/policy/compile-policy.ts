@@ -3,8 +3,6 @@
 // and audit annotations. A problem compiling an expression is kept with it and reported when the
 // expression would run, as kube-apiserver reports it under the policy's failurePolicy.
 import type { CheckedAst } from "../../cel/common/ast.js";
-import type { VariableDecl } from "../../cel/common/decls.js";
-import { CelIssues } from "../../cel/common/issues.js";
 import {
   BoolType,
   type CelType,
@@ -14,11 +12,14 @@ import {
   NullType,
   objectType,
   StringType,
-} from "../../cel/common/types.js";
-import type { CelEnv, Program } from "../../cel/env.js";
-import { authorizerVariables } from "../../cel/library/kubernetes/authorizer.js";
-import { admissionRequestType } from "./admission-request.js";
+} from "../../cel/common/cel-types.js";
+import type { VariableDecl } from "../../cel/common/decls.js";
+import type { Program } from "../../cel/common/evaluation.js";
+import { CelIssues } from "../../cel/common/issues.js";
+import type { CelEnv } from "../../cel/env.js";
+import { authorizerVariables } from "../../cel/library/kubernetes/authorizer-library.js";
 import type { MatchResources } from "./match-resources.js";
+import { admissionRequestType } from "./request-variable.js";
 
 /** kube's PerCallLimit: the run-time cost one expression may spend. */
 export const perCallCostLimit = 1_000_000;

@@ -1,10 +1,11 @@
 // One evaluation of a compiled policy against one request and one param: match conditions, then
 // validations (with their messages) and audit annotations, under the per-expression cost limit and the
 // policy's shared run-time budget, with kube-apiserver's decisions and texts.
-import { jsonToCel } from "../../cel/common/json-value.js";
-import type { ObjectType } from "../../cel/common/types.js";
+
+import type { ObjectType } from "../../cel/common/cel-types.js";
+import type { Activation } from "../../cel/common/evaluation.js";
+import { jsonToCel } from "../../cel/common/json-to-cel.js";
 import { CelError, CelObject, type CelValue } from "../../cel/common/values.js";
-import type { Activation } from "../../cel/env.js";
 import type { CompiledExpression, CompiledPolicy } from "./compile-policy.js";
 
 /** kube's RuntimeCELCostBudget: what all of a policy's expressions may spend on one request. */

@@ -2,12 +2,13 @@
 // kind's OpenAPI v3 definition with every $ref filled in (kube's DefinitionsSchemaResolver), a custom
 // kind's published schema — the CustomResourceDefinition version's openAPIV3Schema with apiVersion, kind
 // and the full ObjectMeta, as /openapi/v3 publishes it (kube's ClientDiscoveryResolver).
-import type { StructuralSchema } from "../../cel/kubernetes/structural-schema.js";
-import { isJsonObject, type JsonObject } from "../../codecs/json-object.js";
-import { toStructuralSchema } from "../../crd/schema/structural-schema.js";
+import type { StructuralSchema } from "../../cel/rules/structural-schema.js";
+import { toStructuralSchema } from "../../crd/schema/definition-structural-schema.js";
+import { isJsonObject, type JsonObject } from "../../object/json-object.js";
 import { openApiV3Path } from "../../openapi/build-v3.js";
 import { v3RefPrefix } from "../../openapi/openapi-input.js";
-import type { ServedKind } from "../../registry/lookup.js";
+import { readPackageJson } from "../../package-files.js";
+import type { ServedKind } from "../../registry/served-kind.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
 
 type Components = Readonly<Record<string, JsonObject>>;
@@ -22,10 +23,9 @@ const documents = new Map<string, Promise<Components>>();
 function components(path: string): Promise<Components> {
   let found = documents.get(path);
   if (found === undefined) {
-    // `path` comes from a served built-in group/version, so it names a generated module.
-    const module = new URL(`../../../generated/openapi/${path === "meta" ? "meta" : `v3/${path}`}.js`, import.meta.url);
-    found = import(module.href).then((m: { default: JsonObject }) => {
-      const doc = m.default;
+    // `path` comes from a served built-in group/version, so it names a generated document.
+    const file = `generated/openapi/${path === "meta" ? "meta" : `v3/${path}`}.json`;
+    found = readPackageJson<JsonObject>(file).then((doc) => {
       const schemas = isJsonObject(doc.components) ? doc.components.schemas : doc.schemas;
       return (isJsonObject(schemas) ? schemas : {}) as Components;
     });

@@ -4,8 +4,7 @@
 // `oldObject` typed by that kind, `params` by the paramKind (undeclared when it has no schema) and the
 // policy's variables typed in order. Problems become `status.typeChecking.expressionWarnings`; they
 // never change how the policy runs. The expressions' result types are not checked here.
-import type { VariableDecl } from "../../cel/common/decls.js";
-import { CelIssues } from "../../cel/common/issues.js";
+
 import {
   type CelType,
   DynType,
@@ -16,17 +15,19 @@ import {
   objectType,
   StringType,
   TimestampType,
-} from "../../cel/common/types.js";
+} from "../../cel/common/cel-types.js";
+import type { VariableDecl } from "../../cel/common/decls.js";
+import { CelIssues } from "../../cel/common/issues.js";
 import type { CelEnv } from "../../cel/env.js";
-import { kubernetesBaseEnv } from "../../cel/kubernetes/base-environment.js";
-import { declTypeOf } from "../../cel/kubernetes/schema-types.js";
-import { AuthorizerType } from "../../cel/library/kubernetes/authorizer.js";
-import type { ServedKind } from "../../registry/lookup.js";
+import { AuthorizerType } from "../../cel/library/kubernetes/authorizer-library.js";
+import { kubernetesBaseEnv } from "../../cel/rules/base-environment.js";
+import { declTypeOf } from "../../cel/rules/schema-types.js";
+import type { ServedKind } from "../../registry/served-kind.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
 import { compareGoStrings } from "../../selection/go-strings.js";
-import { admissionRequestType } from "./admission-request.js";
 import type { PolicySpec } from "./compile-policy.js";
 import type { MatchResources } from "./match-resources.js";
+import { admissionRequestType } from "./request-variable.js";
 import { KindSchemas } from "./type-checking-schemas.js";
 
 /** kube's maxTypesToCheck. */

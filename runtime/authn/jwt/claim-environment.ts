@@ -4,9 +4,8 @@
 // base environment. Compilation answers kube's texts: `compilation failed: ERROR: <input>:…` or
 // `must evaluate to bool`.
 
+import type { UserInfo } from "../../access/user-info.js";
 import type { CheckedAst, Expr } from "../../cel/common/ast.js";
-import { CelIssues } from "../../cel/common/issues.js";
-import { jsonToCel } from "../../cel/common/json-value.js";
 import {
   BoolType,
   type CelType,
@@ -16,12 +15,14 @@ import {
   mapType,
   objectType,
   StringType,
-} from "../../cel/common/types.js";
+} from "../../cel/common/cel-types.js";
+import type { Program } from "../../cel/common/evaluation.js";
+import { CelIssues } from "../../cel/common/issues.js";
+import { jsonToCel } from "../../cel/common/json-to-cel.js";
 import { type CelValue, isError } from "../../cel/common/values.js";
-import type { CelEnv, Program } from "../../cel/env.js";
-import { kubernetesBaseEnv } from "../../cel/kubernetes/base-environment.js";
-import { perCallLimit } from "../../cel/kubernetes/limits.js";
-import type { UserInfo } from "../user.js";
+import type { CelEnv } from "../../cel/env.js";
+import { kubernetesBaseEnv } from "../../cel/rules/base-environment.js";
+import { perCallLimit } from "../../cel/rules/limits.js";
 
 const field = (type: CelType): FieldDecl => ({ type });
 

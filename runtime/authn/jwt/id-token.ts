@@ -1,7 +1,7 @@
 // The parts of a compact JWT kube's OIDC authenticator reads before trusting it: the unverified `iss`
 // (to tell its tokens from others' without any work), the protected header, and the standard claims
 // go-oidc checks (issuer, audience, expiry, not-before), with go-oidc's error texts.
-import { goQuote } from "../../errors/format-field-error.js";
+import { goQuote } from "../../errors/go-format.js";
 
 const base64url = /^[A-Za-z0-9_-]*$/;
 

@@ -3,7 +3,7 @@
 // errors in Go's words (`Get "https://…": …`).
 import { request as httpRequest, STATUS_CODES } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { goQuote } from "../../errors/format-field-error.js";
+import { goQuote } from "../../errors/go-format.js";
 
 export interface IssuerResponse {
   status: number;

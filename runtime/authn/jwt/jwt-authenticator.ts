@@ -6,14 +6,16 @@
 // key id. Verification follows go-oidc (issuer, audience, expiry without leeway, not-before with one
 // minute, algorithm, signature), then the claim mappings and rules.
 
-import { formatFieldErrors, goQuote } from "../../errors/format-field-error.js";
-import { type Authenticated, AuthenticationError, type TokenAuthenticator } from "../authenticator.js";
-import { AuthenticationConfigError, type JWTAuthenticator } from "./authentication-config.js";
-import { discoverProvider } from "./discovery.js";
+import { type Authenticated, AuthenticationError, type TokenAuthenticator } from "../../access/authenticator.js";
+import { formatFieldErrors } from "../../errors/format-field-error.js";
+import { goQuote } from "../../errors/go-format.js";
+import { AuthenticationConfigError } from "./authentication-config.js";
+import type { JWTAuthenticator } from "./authentication-configuration.js";
 import { goQuoteList, goTime, parseIdToken, untrustedIssuer } from "./id-token.js";
 import { IssuerClient } from "./issuer-client.js";
-import { RemoteKeySet } from "./keys.js";
+import { RemoteKeySet } from "./issuer-keys.js";
 import { userFromClaims } from "./map-claims.js";
+import { discoverProvider } from "./oidc-discovery.js";
 import { type CompiledJwtRules, compileJwtAuthenticator } from "./validate-authentication-config.js";
 
 /** Every algorithm kube accepts when an authentication configuration file is used, sorted. */

@@ -3,8 +3,8 @@
 // token). They know nothing of the API server's audiences: kube wraps the set audience-agnostic
 // (union.ts's AudienceAgnosticTokenAuthenticator). A new configuration replaces the set only once every
 // new authenticator has initialized.
-import type { Authenticated, TokenAuthenticator } from "../authenticator.js";
-import type { JWTAuthenticator } from "./authentication-config.js";
+import type { Authenticated, TokenAuthenticator } from "../../access/authenticator.js";
+import type { JWTAuthenticator } from "./authentication-configuration.js";
 import { JwtAuthenticator, type JwtAuthenticatorOptions } from "./jwt-authenticator.js";
 
 export interface JwtAuthenticatorsOptions extends JwtAuthenticatorOptions {

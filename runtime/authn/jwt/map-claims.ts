@@ -2,11 +2,11 @@
 // username, groups, uid and extra (claim or CEL), then the required claims and CEL claim validation rules,
 // then the user validation rules; every failure an AuthenticationError with kube's text.
 
-import { jsonToCel } from "../../cel/common/json-value.js";
+import { AuthenticationError } from "../../access/authenticator.js";
+import type { UserInfo } from "../../access/user-info.js";
+import { jsonToCel } from "../../cel/common/json-to-cel.js";
 import { CelList, type CelValue } from "../../cel/common/values.js";
-import { AuthenticationError } from "../authenticator.js";
-import type { UserInfo } from "../user.js";
-import type { JWTAuthenticator } from "./authentication-config.js";
+import type { JWTAuthenticator } from "./authentication-configuration.js";
 import { type CompiledClaimExpression, evaluateClaimExpression, userValue } from "./claim-environment.js";
 import { jsonKind } from "./id-token.js";
 import type { CompiledJwtRules } from "./validate-authentication-config.js";

@@ -6,7 +6,7 @@ import { X509Certificate } from "node:crypto";
 import { parseURL } from "../../cel/library/kubernetes/go-url.js";
 import { duplicate, type FieldError, invalid, required, tooMany } from "../../errors/field-error.js";
 import { child, index } from "../../errors/field-path.js";
-import { goQuote } from "../../errors/format-field-error.js";
+import { goQuote } from "../../errors/go-format.js";
 import { dnsSubdomainErrors } from "../../validation/name-formats.js";
 import type {
   AnonymousAuthConfig,
@@ -17,7 +17,7 @@ import type {
   JWTAuthenticator,
   PrefixedClaimOrExpression,
   UserValidationRule,
-} from "./authentication-config.js";
+} from "./authentication-configuration.js";
 import { type CompiledClaimExpression, compileClaimExpression, selectsClaim } from "./claim-environment.js";
 
 /** The CEL a JWT authenticator runs, compiled once. */

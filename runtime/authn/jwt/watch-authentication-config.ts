@@ -9,12 +9,11 @@ import { basename, dirname } from "node:path";
 import { forbidden } from "../../errors/field-error.js";
 import { formatFieldErrors } from "../../errors/format-field-error.js";
 import {
-  type AnonymousAuthConfig,
   type AuthenticationConfigFile,
   type AuthenticationConfigOptions,
-  type AuthenticationConfiguration,
   parseAuthenticationConfig,
 } from "./authentication-config.js";
+import type { AnonymousAuthConfig, AuthenticationConfiguration } from "./authentication-configuration.js";
 import { validateAuthenticationConfiguration } from "./validate-authentication-config.js";
 
 export interface WatchAuthenticationConfigOptions extends AuthenticationConfigOptions {

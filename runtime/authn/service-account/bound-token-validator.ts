@@ -2,9 +2,10 @@
 // its lifetime (a minute's leeway either way), its account must still exist with the same uid, and the
 // secret, pod or node it is bound to too, none deleted more than a minute ago. The node a pod-bound token
 // names is reported, not checked.
+
+import { AuthenticationError } from "../../access/authenticator.js";
+import type { KubeObject } from "../../object/kube-object.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
-import type { KubeObject } from "../../strategies/strategy.js";
-import { AuthenticationError } from "../authenticator.js";
 import { type CoreResource, getObject, metaOf } from "./core-objects.js";
 
 /** Who a verified token speaks for (apiserver's ServiceAccountInfo). */

@@ -3,9 +3,11 @@
 // service account strategy, which imports this module, so a static import would make a cycle that fails when
 // the strategy is loaded first.
 import { StatusError } from "../../errors/status-error.js";
-import { byGroupVersionResource, type ServedKind } from "../../registry/lookup.js";
+import type { KubeObject } from "../../object/kube-object.js";
+import { kindReference } from "../../registry/kinds.js";
+import { byGroupVersionResource } from "../../registry/lookup.js";
+import type { ServedKind } from "../../registry/served-kind.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
-import type { KubeObject } from "../../strategies/strategy.js";
 
 export type CoreResource = "serviceaccounts" | "pods" | "secrets" | "nodes";
 
@@ -22,8 +24,9 @@ export async function coreKind(resource: CoreResource): Promise<ServedKind> {
   let kind = found.get(resource);
   if (kind === undefined) {
     const { kinds } = await import("../../../generated/registry.js");
-    kind = byGroupVersionResource(kinds, "", "v1", resource);
-    if (kind === undefined) throw new Error(`the registry has no v1 ${resource}`);
+    const record = byGroupVersionResource(kinds, "", "v1", resource);
+    if (record === undefined) throw new Error(`the registry has no v1 ${resource}`);
+    kind = kindReference(record);
     found.set(resource, kind);
   }
   return kind;

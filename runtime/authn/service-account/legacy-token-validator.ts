@@ -4,10 +4,10 @@
 // account must exist with the claimed uid, a Secret labelled invalid refuses the token, and each day of use
 // is recorded in the Secret's last-used label.
 import { timingSafeEqual } from "node:crypto";
+import { AuthenticationError } from "../../access/authenticator.js";
+import { splitServiceAccountUsername } from "../../access/user-info.js";
+import type { KubeObject } from "../../object/kube-object.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
-import type { KubeObject } from "../../strategies/strategy.js";
-import { AuthenticationError } from "../authenticator.js";
-import { splitServiceAccountUsername } from "../user.js";
 import { lookUp, type ServiceAccountInfo } from "./bound-token-validator.js";
 import { legacyClaimNames } from "./claims.js";
 import { coreKind, metaOf } from "./core-objects.js";

@@ -4,7 +4,7 @@
 // kube installs neither endpoint when the issuer is no valid https URL; `openIDMetadata` throws then, with
 // kube's words, for the caller to log and skip them.
 import { exportJWK } from "jose";
-import type { VerificationKey } from "./keys.js";
+import type { VerificationKey } from "./signing-keys.js";
 
 export const openIDConfigurationPath = "/.well-known/openid-configuration";
 export const jwksPath = "/openid/v1/jwks";

@@ -1,9 +1,15 @@
 // kube-apiserver's service account token flags, checked as kube checks them, turned into the issuer the
 // serviceaccounts/token subresource signs with and the authenticator bearer tokens go through.
 import type { KeyObject } from "node:crypto";
-import { goQuote } from "../../errors/format-field-error.js";
+import { goQuote } from "../../errors/go-format.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
-import { keyId, privateKeyFromFile, publicKeysFromFile, type VerificationKey, verificationKey } from "./keys.js";
+import {
+  keyId,
+  privateKeyFromFile,
+  publicKeysFromFile,
+  type VerificationKey,
+  verificationKey,
+} from "./signing-keys.js";
 import { ServiceAccountTokenAuthenticator } from "./token-authenticator.js";
 import { ServiceAccountTokenIssuer } from "./token-issuer.js";
 

@@ -6,15 +6,15 @@
 // (secret-based) tokens only, as in kube.
 import type { KeyObject } from "node:crypto";
 import { compactVerify, decodeProtectedHeader } from "jose";
-import { goQuote } from "../../errors/format-field-error.js";
+import { type Authenticated, AuthenticationError, type TokenAuthenticator } from "../../access/authenticator.js";
+import type { UserInfo } from "../../access/user-info.js";
+import { serviceAccountGroups, serviceAccountUsername } from "../../access/user-info.js";
+import { goQuote } from "../../errors/go-format.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
-import { type Authenticated, AuthenticationError, type TokenAuthenticator } from "../authenticator.js";
-import type { UserInfo } from "../user.js";
-import { serviceAccountGroups, serviceAccountUsername } from "../user.js";
 import { type ServiceAccountInfo, validateBoundToken } from "./bound-token-validator.js";
 import { legacyIssuer } from "./claims.js";
-import { type VerificationKey, verificationKey } from "./keys.js";
 import { validateLegacyToken } from "./legacy-token-validator.js";
+import { type VerificationKey, verificationKey } from "./signing-keys.js";
 
 export interface ServiceAccountTokenAuthenticatorOptions {
   /** `--service-account-issuer`: tokens of every one are accepted. */

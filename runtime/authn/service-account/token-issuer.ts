@@ -6,9 +6,9 @@
 import type { KeyObject } from "node:crypto";
 import { randomUUID } from "node:crypto";
 import { CompactSign } from "jose";
-import { serviceAccountUsername } from "../user.js";
+import { serviceAccountUsername } from "../../access/user-info.js";
 import type { BoundTokenClaims, KubernetesClaim, NodeRef, ObjectRef } from "./claims.js";
-import { type VerificationKey, verificationKey } from "./keys.js";
+import { type VerificationKey, verificationKey } from "./signing-keys.js";
 
 /** Injected lifetime kubelet asks for projected tokens; such pod-bound tokens may be extended. */
 export const warnOnlyBoundTokenExpirationSeconds = 60 * 60 + 7;

@@ -5,9 +5,10 @@
 // own; Node objects its own by name (writes are left to admission, as in kube); pods listed or watched with
 // `spec.nodeName=<node>` or read one by one when bound to it. Everything else is decided by the static
 // node rules. Other users get no opinion.
-import type { UserInfo } from "../../authn/user.js";
-import type { Attributes, Authorizer, Decision, SubjectRules } from "../authorizer.js";
-import { noOpinion } from "../authorizer.js";
+
+import type { Attributes, Authorizer, Decision, SubjectRules } from "../../access/authorizer.js";
+import { noOpinion } from "../../access/authorizer.js";
+import type { UserInfo } from "../../access/user-info.js";
 import { type PolicyRule, rulesAllow } from "../rbac/rule-matches.js";
 import type { NodeGraph, VertexType } from "./node-graph.js";
 import { nodeRules } from "./node-rules.js";

@@ -3,13 +3,12 @@
 // replaces the object's edges. Every time a watch starts, the kind is listed once more to drop objects
 // whose deletion the watch never showed (objects an event has touched since are left to the events, which
 // are newer); `ready` settles when every kind's first list is in the graph.
-import { kinds } from "../../../generated/registry.js";
-import { Backoff } from "../../controllers/backoff.js";
 import type { ControllerContext } from "../../controllers/controller-context.js";
 import { followObjects } from "../../controllers/follow-objects.js";
-import { byGroupVersionResource, type ServedKind } from "../../registry/lookup.js";
+import { watchLoopBackoff } from "../../controllers/watch-loop-backoff.js";
+import type { KubeObject } from "../../object/kube-object.js";
+import type { ServedKind } from "../../registry/served-kind.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
-import type { KubeObject } from "../../strategies/strategy.js";
 import type { NodeGraph } from "./node-graph.js";
 
 interface ObjectName {
@@ -111,7 +110,7 @@ class KindFeed {
   }
 
   private async listInto(touched: Set<string>): Promise<void> {
-    const backoff = new Backoff();
+    const backoff = watchLoopBackoff();
     while (!this.context.signal.aborted) {
       try {
         const { items } = await this.api.list({ kind: this.served });
@@ -151,7 +150,7 @@ export function feedNodeGraph(api: ResourceApi, graph: NodeGraph, context: Contr
   const synced: Promise<void>[] = [];
   const follows: Promise<void>[] = [];
   for (const fed of fedKinds) {
-    const served = byGroupVersionResource(kinds, fed.group, "v1", fed.resource);
+    const served = api.kinds.servedKind(fed.group, "v1", fed.resource);
     if (served === undefined) continue;
     const feed = new KindFeed(api, graph, served, fed, context);
     synced.push(feed.synced);

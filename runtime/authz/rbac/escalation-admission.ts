@@ -5,13 +5,13 @@
 // controllers may do anything; a change of nothing but owner references and finalizers (the garbage
 // collector's) is not checked.
 
+import type { Authorizer } from "../../access/authorizer.js";
+import { mastersGroup, type UserInfo } from "../../access/user-info.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../../admission/admission.js";
-import { mastersGroup, type UserInfo } from "../../authn/user.js";
 import { forbidden, notFound } from "../../errors/status-error.js";
-import { groupResource } from "../../resources/kinds.js";
-import type { KubeObject } from "../../strategies/strategy.js";
+import type { KubeObject } from "../../object/kube-object.js";
+import { groupResource } from "../../registry/kinds.js";
 import { semanticEqual } from "../../validation/field-rules.js";
-import type { Authorizer } from "../authorizer.js";
 import { escalationMessage } from "./escalation.js";
 import { type RbacIndex, rbacGroup } from "./rbac-index.js";
 import type { PolicyRule } from "./rule-matches.js";

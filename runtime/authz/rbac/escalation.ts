@@ -4,9 +4,9 @@
 // resource, `*/<sub>` any resource's subresource, a rule without names any name (a rule with names only
 // those), and a URL ending in `*` every path it prefixes. What is missing is compacted and listed in
 // kube's words.
-import type { UserInfo } from "../../authn/user.js";
+import type { UserInfo } from "../../access/user-info.js";
 import { aggregateMessage } from "../../errors/aggregate.js";
-import { goQuote } from "../../errors/format-field-error.js";
+import { goQuote } from "../../errors/go-format.js";
 import type { PolicyRule } from "./rule-matches.js";
 import { type ResolvedRules, resolutionMessage } from "./rule-resolver.js";
 

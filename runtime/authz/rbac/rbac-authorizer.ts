@@ -1,9 +1,17 @@
 // kube's RBAC authorizer: a request is allowed by the first rule, among those the user holds through
 // ClusterRoleBindings and the request namespace's RoleBindings, that covers it; otherwise RBAC has no
 // opinion, and says why only when role references failed to resolve. RBAC never denies.
-import type { UserInfo } from "../../authn/user.js";
+
+import type {
+  Attributes,
+  Authorizer,
+  Decision,
+  NonResourceRule,
+  ResourceRule,
+  SubjectRules,
+} from "../../access/authorizer.js";
+import type { UserInfo } from "../../access/user-info.js";
 import { aggregateMessage } from "../../errors/aggregate.js";
-import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, SubjectRules } from "../authorizer.js";
 import type { RbacIndex } from "./rbac-index.js";
 import { type PolicyRule, ruleAllows } from "./rule-matches.js";
 import { describeSource, RuleResolver, resolutionMessage } from "./rule-resolver.js";

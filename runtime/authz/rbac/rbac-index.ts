@@ -4,19 +4,21 @@
 // still seen; list items and watch events race, so each object's revision decides which state is newer,
 // and a deletion leaves a tombstone until a later list confirms the object is gone.
 import { kinds } from "../../../generated/registry.js";
-import { Backoff } from "../../controllers/backoff.js";
 import type { ControllerContext } from "../../controllers/controller-context.js";
 import { followObjects } from "../../controllers/follow-objects.js";
-import { byGroupVersionResource, type ServedKind } from "../../registry/lookup.js";
+import { watchLoopBackoff } from "../../controllers/watch-loop-backoff.js";
+import type { KubeObject } from "../../object/kube-object.js";
+import { kindReference } from "../../registry/kinds.js";
+import { byGroupVersionResource } from "../../registry/lookup.js";
+import type { ServedKind } from "../../registry/served-kind.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
-import type { KubeObject } from "../../strategies/strategy.js";
 
 export const rbacGroup = "rbac.authorization.k8s.io";
 
 function rbacKind(resource: string): ServedKind {
   const kind = byGroupVersionResource(kinds, rbacGroup, "v1", resource);
   if (kind === undefined) throw new Error(`the registry has no ${rbacGroup}/v1 ${resource}`);
-  return kind;
+  return kindReference(kind);
 }
 
 export const roleKind = rbacKind("roles");
@@ -43,6 +45,8 @@ function keyOf(object: KubeObject): ObjectKey & { revision: number } {
 /** One resource's objects by namespace ("" for cluster-scoped ones) and name. */
 export class ObjectTable {
   private readonly entries = new Map<string, Map<string, Entry>>();
+  /** The latest revision an event or a list brought: every write of the resource up to it is in. */
+  seenRevision = 0;
 
   get(namespace: string, name: string): KubeObject | undefined {
     return this.entries.get(namespace)?.get(name)?.object;
@@ -54,6 +58,7 @@ export class ObjectTable {
 
   put(object: KubeObject): void {
     const { namespace, name, revision } = keyOf(object);
+    this.seenRevision = Math.max(this.seenRevision, revision);
     const entry = this.entry(namespace, name);
     if (entry !== undefined && (entry.revision > revision || (entry.revision === revision && !entry.object))) return;
     this.set(namespace, name, { revision, object });
@@ -61,6 +66,7 @@ export class ObjectTable {
 
   remove(object: KubeObject): void {
     const { namespace, name, revision } = keyOf(object);
+    this.seenRevision = Math.max(this.seenRevision, revision);
     const entry = this.entry(namespace, name);
     if (entry !== undefined && entry.revision > revision) return;
     this.set(namespace, name, { revision });
@@ -68,6 +74,7 @@ export class ObjectTable {
 
   /** The state of a consistent list at `listRevision`: what it lacks and is not newer is gone. */
   relisted(objects: readonly KubeObject[], listRevision: number): void {
+    this.seenRevision = Math.max(this.seenRevision, listRevision);
     const listed = new Set<string>();
     for (const object of objects) {
       this.put(object);
@@ -103,6 +110,11 @@ export class RbacIndex {
   private readonly tables = new Map<ServedKind, ObjectTable>();
   /** The resources whose first list is in. */
   private readonly listed = new Set<ServedKind>();
+  /** Each resource's relists, run one after another, so that a later one never sees an older state. */
+  private readonly relists = new Map<ServedKind, Promise<void>>();
+  private context: ControllerContext | undefined;
+  /** Called whenever a table changes, for `synced`. */
+  private readonly changed = new Set<() => void>();
   private markReady = () => {};
 
   constructor(private readonly api: ResourceApi) {
@@ -132,37 +144,69 @@ export class RbacIndex {
 
   /** Follows the four resources until `context.signal` aborts. */
   async run(context: ControllerContext): Promise<void> {
+    this.context = context;
+    context.signal.addEventListener("abort", () => this.wake(), { once: true });
     await Promise.all([...this.tables.keys()].map((kind) => this.follow(kind, context)));
+  }
+
+  /**
+   * Resolves once the tables hold objects written just before (the default policy at start), so that they
+   * authorize at once rather than when their watch events arrive: the resources `written` names once their
+   * events reach the revision given (cheap), the others through a consistent list each. Resolves too when
+   * the index stops.
+   */
+  async synced(written?: ReadonlyMap<ServedKind, number>): Promise<void> {
+    const context = this.context;
+    if (context === undefined) return;
+    await Promise.all(
+      [...this.tables.keys()].map(async (kind) => {
+        const revision = written?.get(kind);
+        if (revision === undefined) return this.queueRelist(kind, context);
+        while (this.table(kind).seenRevision < revision && !context.signal.aborted) {
+          await new Promise<void>((resolve) => this.changed.add(resolve));
+        }
+      }),
+    );
+  }
+
+  private wake(): void {
+    for (const resolve of this.changed) resolve();
+    this.changed.clear();
   }
 
   private table(kind: ServedKind): ObjectTable {
     return this.tables.get(kind) as ObjectTable;
   }
 
+  private queueRelist(kind: ServedKind, context: ControllerContext): Promise<void> {
+    const next = (this.relists.get(kind) ?? Promise.resolve()).then(() => this.relist(kind, context));
+    this.relists.set(kind, next);
+    return next;
+  }
+
   private async follow(kind: ServedKind, context: ControllerContext): Promise<void> {
     const table = this.table(kind);
-    // Relists run one after another, so that a later one never sees an older state than an earlier one.
-    let relists = Promise.resolve();
     await followObjects(
       this.api,
       { kind },
       (event) => {
         if (event.type === "DELETED") table.remove(event.object);
         else table.put(event.object);
+        this.wake();
       },
       {
         ...context,
         name: `RBAC ${kind.resource.plural}`,
         onWatch: () => {
-          relists = relists.then(() => this.relist(kind, context));
+          void this.queueRelist(kind, context);
         },
       },
     );
-    await relists;
+    await this.relists.get(kind);
   }
 
   private async relist(kind: ServedKind, context: ControllerContext): Promise<void> {
-    const backoff = new Backoff();
+    const backoff = watchLoopBackoff();
     while (!context.signal.aborted) {
       try {
         const list = await this.api.list({ kind });
@@ -170,6 +214,7 @@ export class RbacIndex {
           list.items.map((item) => item.object),
           list.resourceVersion,
         );
+        this.wake();
         this.listed.add(kind);
         if (this.listed.size === this.tables.size) this.markReady();
         return;

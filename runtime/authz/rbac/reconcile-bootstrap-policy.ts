@@ -8,11 +8,11 @@
 import { isDeepStrictEqual } from "node:util";
 import { statusCode, statusReason } from "../../controllers/api-errors.js";
 import { namespaces } from "../../controllers/core-kinds.js";
-import type { ServedKind } from "../../registry/lookup.js";
-import type { FieldOwner } from "../../resources/managed-fields.js";
+import type { KubeObject } from "../../object/kube-object.js";
+import type { ServedKind } from "../../registry/served-kind.js";
+import type { FieldOwner } from "../../resources/field-ownership.js";
 import type { ResourceApi, Target } from "../../resources/resource-api.js";
 import type { LabelSelectorObject } from "../../selection/label-selector-object.js";
-import type { KubeObject } from "../../strategies/strategy.js";
 import type { AggregationRule, RoleRef } from "./bootstrap-policy/builders.js";
 import {
   autoUpdateAnnotation,

@@ -1,7 +1,7 @@
 // Whether one RBAC PolicyRule covers a request (kube's RuleAllows): every verb, group, resource and name
 // list must admit the request; `*` admits everything, `*/<subresource>` that subresource of any resource,
 // an empty resourceNames any name, and a non-resource URL ending in `*` every path it prefixes.
-import type { Attributes } from "../authorizer.js";
+import type { Attributes } from "../../access/authorizer.js";
 
 /** rbac/v1 PolicyRule as stored (absent lists read as empty). */
 export interface PolicyRule {

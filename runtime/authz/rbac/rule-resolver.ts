@@ -3,9 +3,9 @@
 // that namespace's RoleBindings naming the user refer to. A binding whose role is missing contributes an
 // error and no rules; rules are additive, so what was found still counts. Answers are synchronous, read
 // from the RbacIndex.
-import type { UserInfo } from "../../authn/user.js";
-import { goQuote } from "../../errors/format-field-error.js";
-import type { KubeObject } from "../../strategies/strategy.js";
+import type { UserInfo } from "../../access/user-info.js";
+import { goQuote } from "../../errors/go-format.js";
+import type { KubeObject } from "../../object/kube-object.js";
 import { type RbacIndex, rbacGroup } from "./rbac-index.js";
 import type { PolicyRule } from "./rule-matches.js";
 import { matchingSubject, type Subject } from "./subjects.js";

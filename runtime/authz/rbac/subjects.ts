@@ -2,7 +2,7 @@
 // a User by name, a Group by membership, a ServiceAccount by its user name
 // `system:serviceaccount:<namespace>:<name>`, where a RoleBinding's own namespace stands in for a subject
 // that leaves its namespace out. Other kinds match nobody.
-import { serviceAccountUsername, type UserInfo } from "../../authn/user.js";
+import { serviceAccountUsername, type UserInfo } from "../../access/user-info.js";
 
 /** rbac/v1 Subject as stored. */
 export interface Subject {

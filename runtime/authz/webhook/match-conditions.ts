@@ -5,8 +5,6 @@
 
 import { perCallCostLimit } from "../../admission/policy/compile-policy.js";
 import type { CheckedAst } from "../../cel/common/ast.js";
-import { CelIssues } from "../../cel/common/issues.js";
-import { jsonToCel } from "../../cel/common/json-value.js";
 import {
   type CelType,
   DynType,
@@ -16,13 +14,16 @@ import {
   mapType,
   objectType,
   StringType,
-} from "../../cel/common/types.js";
+} from "../../cel/common/cel-types.js";
+import type { Program } from "../../cel/common/evaluation.js";
+import { CelIssues } from "../../cel/common/issues.js";
+import { jsonToCel } from "../../cel/common/json-to-cel.js";
 import { CelError } from "../../cel/common/values.js";
-import type { CelEnv, Program } from "../../cel/env.js";
-import { kubernetesBaseEnv } from "../../cel/kubernetes/base-environment.js";
+import type { CelEnv } from "../../cel/env.js";
+import { kubernetesBaseEnv } from "../../cel/rules/base-environment.js";
 import { duplicate, type FieldError, invalid, required, tooMany } from "../../errors/field-error.js";
 import { child, index } from "../../errors/field-path.js";
-import type { SubjectAccessReviewSpec } from "./subject-access-review.js";
+import type { SubjectAccessReviewSpec } from "./review-request.js";
 
 /** kube's limit on a webhook's matchConditions. */
 export const maxMatchConditions = 64;

@@ -4,7 +4,10 @@
 // allows for authorizedTTL and the rest for unauthorizedTTL, and a cached answer is given synchronously;
 // a webhook that fails (unreachable, too slow, a non-2xx or malformed answer) or a condition that errors
 // yields the failure policy's decision with the error.
-import type { UserInfo } from "../../authn/user.js";
+
+import type { Attributes, Authorizer, Decision, SubjectRules } from "../../access/authorizer.js";
+import { noOpinion } from "../../access/authorizer.js";
+import type { UserInfo } from "../../access/user-info.js";
 import { formatFieldErrors } from "../../errors/format-field-error.js";
 import {
   defaultRetryBackoff,
@@ -12,8 +15,6 @@ import {
   type RetryBackoff,
   type WebhookClient,
 } from "../../http/webhook-client.js";
-import type { Attributes, Authorizer, Decision, SubjectRules } from "../authorizer.js";
-import { noOpinion } from "../authorizer.js";
 import { ExpiringCache } from "./decision-cache.js";
 import { type CompiledMatchConditions, compileMatchConditions, evaluateMatchConditions } from "./match-conditions.js";
 import {
@@ -23,7 +24,7 @@ import {
   subjectAccessReviewBody,
   subjectAccessReviewSpec,
   subjectAccessReviewStatus,
-} from "./subject-access-review.js";
+} from "./review-request.js";
 
 export interface WebhookAuthorizerOptions {
   /** The authorizer's name in the configuration (used in log lines). */

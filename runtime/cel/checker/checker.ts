@@ -16,8 +16,6 @@ import type {
   SelectExpr,
   StructExpr,
 } from "../common/ast.js";
-import type { FunctionDecl, OverloadDecl } from "../common/decls.js";
-import { type CelIssue, CelIssues } from "../common/issues.js";
 import {
   BoolType,
   type CelType,
@@ -30,10 +28,12 @@ import {
   optionalType,
   typeName,
   typeParam,
-} from "../common/types.js";
+} from "../common/cel-types.js";
+import type { FunctionDecl, OverloadDecl } from "../common/decls.js";
+import { type CelIssue, CelIssues } from "../common/issues.js";
 import { typeOfValue } from "../common/values.js";
 import { formatCallSignature, formatCheckedType } from "./format-type.js";
-import { candidateNames, firstSegment, qualifiedName } from "./names.js";
+import { candidateNames, firstSegment, qualifiedName } from "./name-resolution.js";
 import { STANDARD_TYPE_IDENTIFIERS, WELL_KNOWN_MESSAGE_FIELDS, wellKnownMessageName } from "./type-names.js";
 import {
   isAssignable,

@@ -1,7 +1,7 @@
 // Types as cel-go's checker prints them in messages and checked debug strings (checker.FormatCELType):
 // `timestamp` and `duration` rather than their protobuf names, `null`, `!error!`, type parameters by
 // name (`list(_var0)`), and `type` for the unparameterized type of types.
-import { type CelType, TypeType } from "../common/types.js";
+import { type CelType, TypeType } from "../common/cel-types.js";
 
 export function formatCheckedType(type: CelType): string {
   switch (type.kind) {

@@ -4,9 +4,9 @@
 // argument"); list and map literals must be homogeneous ("expected type 'int' but found 'string'"),
 // except inside calls the string extensions exempt (`format`).
 import type { CallExpr, CheckedAst, Expr } from "../common/ast.js";
+import { type CelType, DynType, formatType, sameType } from "../common/cel-types.js";
 import type { CelLibrary } from "../common/decls.js";
 import type { CelIssue } from "../common/issues.js";
-import { type CelType, DynType, formatType, sameType } from "../common/types.js";
 import { CelError, isError } from "../common/values.js";
 import { CelEnv } from "../env.js";
 import { compileRegex } from "../library/standard/regex.js";

@@ -16,7 +16,7 @@ import {
   typeOfType,
   typeParam,
   UintType,
-} from "../common/types.js";
+} from "../common/cel-types.js";
 
 /** cel-go's stdlib type identifiers: each name's type is the type of that type (`int` is a `type(int)`). */
 export const STANDARD_TYPE_IDENTIFIERS: ReadonlyMap<string, CelType> = new Map(

@@ -1,7 +1,7 @@
 // Type assignability and unification as cel-go's checker does it (checker/types.go): type parameters are
 // bound in a substitution mapping while argument types are matched against overload signatures, dyn and
 // error match anything, null matches nullable types, and joined types widen to the most general one.
-import { type CelType, DynType, TypeType, typeOfType } from "../common/types.js";
+import { type CelType, DynType, TypeType, typeOfType } from "../common/cel-types.js";
 
 /** Type-parameter bindings (`_var0` → int). Copied before a tentative match, kept when it succeeds. */
 export class TypeMapping {

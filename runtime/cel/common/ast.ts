@@ -1,7 +1,7 @@
 // The expression tree the parser builds and the checker and planner read. It mirrors cel-go's
 // (google.api.expr Expr): macros are already expanded into comprehensions, `a.?b` is the call
 // `_?._(a, "b")` and `a[?b]` the call `_[?_](a, b)`, so debug strings compare with cel-go's.
-import type { CelType } from "./types.js";
+import type { CelType } from "./cel-types.js";
 import type { CelUint } from "./values.js";
 
 /** A literal: null, bool, int (bigint), uint, double (number), string or bytes. */

@@ -3,7 +3,7 @@
 // checked type and reference (`~int^add_int64`). Tests compare these with cel-go's output, so the
 // layout, literal formatting (Go's %v for doubles, strconv.Quote for strings) and kind names match.
 import type { CheckedAst, ConstantValue, Expr, MapEntry, StructField } from "./ast.js";
-import type { CelType } from "./types.js";
+import type { CelType } from "./cel-types.js";
 import { CelUint } from "./values.js";
 
 export type DebugNode = Expr | MapEntry | StructField;

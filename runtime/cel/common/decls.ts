@@ -2,8 +2,8 @@
 // implementations, macros and the libraries that bundle them. Overload ids follow cel-go's
 // (`add_int64`, `size_string`, `string_to_int64`, …) so checked ASTs and cost tables line up.
 import type { CallExpr, CheckedAst, Expr } from "./ast.js";
+import type { CelType } from "./cel-types.js";
 import type { CelIssue } from "./issues.js";
-import type { CelType } from "./types.js";
 import type { CelValue } from "./values.js";
 
 export interface VariableDecl {

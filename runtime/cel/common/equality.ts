@@ -1,7 +1,7 @@
 // CEL's heterogeneous equality: numbers compare by value across int, uint and double (NaN equals
 // nothing), values of different types are unequal rather than an error, and lists decoded with a
 // Kubernetes `set` or `map` list type compare ignoring order.
-import { sameType } from "./types.js";
+import { sameType } from "./cel-types.js";
 import {
   CelDuration,
   CelList,

@@ -19,7 +19,7 @@ import {
   TimestampType,
   typeOfType,
   UintType,
-} from "./types.js";
+} from "./cel-types.js";
 
 export type CelValue =
   | null

@@ -5,7 +5,7 @@
 import type { OverloadDecl } from "../common/decls.js";
 import { CelError, CelUint, type CelValue, mapKeyOf } from "../common/values.js";
 import { argumentsMatch } from "./dispatch.js";
-import { noSuchOverload } from "./errors.js";
+import { noSuchOverload } from "./eval-errors.js";
 import type { Evaluator, Frame } from "./frame.js";
 
 /** An overload that has an implementation. */

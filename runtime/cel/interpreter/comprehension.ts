@@ -6,7 +6,7 @@
 import type { OverloadDecl } from "../common/decls.js";
 import { CelError, CelList, CelMap, type CelValue } from "../common/values.js";
 import { callCost } from "./calls.js";
-import { valueTypeName } from "./errors.js";
+import { valueTypeName } from "./eval-errors.js";
 import { CostLimitExceededError, type Evaluator, type Frame } from "./frame.js";
 import { UNINITIALIZED } from "./variables.js";
 

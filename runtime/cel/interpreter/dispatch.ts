@@ -2,8 +2,9 @@
 // type by its kind; lists and maps are judged by their first element or entry; type parameters and dyn
 // match anything. The planner also asks whether the checked argument types already guarantee a match, so
 // that statically resolved calls skip the guard.
+
+import type { CelType } from "../common/cel-types.js";
 import type { OverloadDecl } from "../common/decls.js";
-import type { CelType } from "../common/types.js";
 import {
   CelDuration,
   CelError,

@@ -2,8 +2,8 @@
 // tree of small evaluator objects once; each evaluation walks that tree with a fresh Frame holding the
 // activation, the comprehension variables (in slots the planner assigned) and the running cost.
 import type { CallContext } from "../common/decls.js";
+import type { Activation } from "../common/evaluation.js";
 import { CelError, type CelValue } from "../common/values.js";
-import type { Activation } from "../env.js";
 
 /** One planned node: evaluates its expression in a frame. Never throws for bad input; errors are CelError values. */
 export interface Evaluator {

@@ -2,7 +2,7 @@
 // take an optional and are left out when it is none. Creation costs cel-go's fixed bases (list 10, map 30,
 // message 40); literals made only of constants are folded at plan time and cost nothing, as cel-go's
 // OptOptimize (which Kubernetes enables) does.
-import type { ObjectType } from "../common/types.js";
+import type { ObjectType } from "../common/cel-types.js";
 import {
   ArrayList,
   CelDuration,
@@ -13,7 +13,7 @@ import {
   type CelValue,
   HashMap,
 } from "../common/values.js";
-import { formatValue, valueTypeName } from "./errors.js";
+import { formatValue, valueTypeName } from "./eval-errors.js";
 import type { Evaluator, Frame } from "./frame.js";
 import { isMapKey } from "./selection.js";
 

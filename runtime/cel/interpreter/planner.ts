@@ -9,22 +9,22 @@
 
 import { STANDARD_TYPE_IDENTIFIERS } from "../checker/type-names.js";
 import type { CallExpr, CheckedAst, ComprehensionExpr, Expr, ParsedAst, Reference, SelectExpr } from "../common/ast.js";
+import { type CelType, DynType, listType, mapType } from "../common/cel-types.js";
 import type { FunctionDecl, OverloadDecl } from "../common/decls.js";
-import { type CelType, DynType, listType, mapType } from "../common/types.js";
+import type { Declarations, Program, ProgramOptions } from "../common/evaluation.js";
 import { ArrayList, CelError, CelTypeValue, type CelValue } from "../common/values.js";
-import type { CelEnv, Program, ProgramOptions } from "../env.js";
 import { type FieldAccess, FieldStep, IndexStep } from "./access.js";
 import { BinaryCall, type BoundOverload, Call, DynamicCall, membershipKey, SetMembership } from "./calls.js";
 import { AppendToAccumulator, Comprehension } from "./comprehension.js";
 import { staticallyMatches } from "./dispatch.js";
 import { type Evaluator, Frame } from "./frame.js";
 import { ListLiteral, MapLiteral, type MessageKind, ObjectLiteral } from "./literals.js";
-import { Conditional, Logical, NotStrictlyFalse, OptionalOr } from "./logic.js";
 import { PlannedProgram } from "./program.js";
 import { hasField, indexValue, optionalIndex, optionalSelect, selectField } from "./selection.js";
+import { Conditional, Logical, NotStrictlyFalse, OptionalOr } from "./short-circuit.js";
 import { Accumulator, Constant, Local, type NameReading, QualifiedName, Variable } from "./variables.js";
 
-export function plan(ast: CheckedAst | ParsedAst, env: CelEnv, options: ProgramOptions): Program {
+export function plan(ast: CheckedAst | ParsedAst, env: Declarations, options: ProgramOptions): Program {
   const planner = new Planner(env, "types" in ast ? ast : undefined, options.errorOnBadPresenceTest === true);
   const root = planner.plan(ast.expr, false);
   return new PlannedProgram(root, planner.slotCount, options.costLimit ?? Number.POSITIVE_INFINITY);
@@ -62,7 +62,7 @@ class Planner {
   private readonly references: ReadonlyMap<number, Reference> | undefined;
 
   constructor(
-    private readonly env: CelEnv,
+    private readonly env: Declarations,
     checked: CheckedAst | undefined,
     /** See ProgramOptions.errorOnBadPresenceTest (env.ts). */
     private readonly strictPresence: boolean,

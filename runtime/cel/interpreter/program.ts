@@ -1,7 +1,8 @@
 // A planned program: evaluates its tree in a fresh frame and reports the value and the cost, turning an
 // evaluation over the cost limit into cel-go's cancellation error.
+
+import type { Activation, EvalResult, Program } from "../common/evaluation.js";
 import { CelError, type CelValue } from "../common/values.js";
-import type { Activation, EvalResult, Program } from "../env.js";
 import { CostLimitExceededError, type Evaluator, Frame } from "./frame.js";
 
 const NO_LOCALS: CelValue[] = [];

@@ -14,7 +14,7 @@ import {
   type CelValue,
   type MapKey,
 } from "../common/values.js";
-import { formatValue, indexOutOfBounds, noSuchKey, valueTypeName } from "./errors.js";
+import { formatValue, indexOutOfBounds, noSuchKey, valueTypeName } from "./eval-errors.js";
 
 const NONE = CelOptional.none;
 

@@ -2,7 +2,7 @@
 // frame slots. Identifier cost follows cel-go's tracker: 1 per variable read, 0 for constants; the planner
 // passes 0 where cel-go resolves the attribute without observing it (a conditional's branches, index values).
 import { CelError, type CelValue } from "../common/values.js";
-import { noSuchAttribute } from "./errors.js";
+import { noSuchAttribute } from "./eval-errors.js";
 import type { Evaluator, Frame } from "./frame.js";
 import { selectField } from "./selection.js";
 

@@ -3,8 +3,8 @@
 // value variable. They expand to two-variable comprehensions; the map-building ones accumulate through
 // the internal `cel.@mapInsert` function.
 import type { Expr } from "../common/ast.js";
+import { mapType, typeParam } from "../common/cel-types.js";
 import { type CelLibrary, type MacroDecl, MacroError, type MacroHelper } from "../common/decls.js";
-import { mapType, typeParam } from "../common/types.js";
 import { CelError, CelMap, CelUint, type CelValue, HashMap } from "../common/values.js";
 import { declareFunction, globalOverload } from "./standard/declare.js";
 

@@ -1,7 +1,8 @@
 // cel-go's ext.Encoders: `base64.encode(bytes) -> string` and `base64.decode(string) -> bytes`. Decoding
 // accepts padded and unpadded input (Go's StdEncoding, then RawStdEncoding) and reports Go's error text.
+
+import { BytesType, StringType } from "../common/cel-types.js";
 import type { CelLibrary } from "../common/decls.js";
-import { BytesType, StringType } from "../common/types.js";
 import { CelError } from "../common/values.js";
 import { declareFunction, globalOverload } from "./standard/declare.js";
 

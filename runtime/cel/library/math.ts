@@ -2,6 +2,7 @@
 // `math.@min` functions), rounding, floating-point tests, sign and absolute value, bitwise operations
 // and `math.sqrt`, with cel-go's overload ids and error texts.
 import type { Expr } from "../common/ast.js";
+import { BoolType, type CelType, DoubleType, DynType, IntType, listType, UintType } from "../common/cel-types.js";
 import {
   type CelLibrary,
   type FunctionDecl,
@@ -11,7 +12,6 @@ import {
   type OverloadImpl,
 } from "../common/decls.js";
 import { compareNumbers } from "../common/equality.js";
-import { BoolType, type CelType, DoubleType, DynType, IntType, listType, UintType } from "../common/types.js";
 import { CelError, CelList, CelUint, type CelValue, INT64_MIN, UINT64_MAX } from "../common/values.js";
 import { globalOverload } from "./standard/declare.js";
 

@@ -3,8 +3,17 @@
 // `first`, `last`, `optional.unwrap`/`unwrapOpt`, the `optMap`/`optFlatMap` macros, and the `_?._` /
 // `_[?_]` operators the parser emits for `a.?b` and `a[?b]`, plus `_[_]` on an optional operand.
 import type { Expr } from "../common/ast.js";
+import {
+  BoolType,
+  DynType,
+  IntType,
+  listType,
+  mapType,
+  optionalType,
+  StringType,
+  typeParam,
+} from "../common/cel-types.js";
 import { type CelLibrary, type FunctionDecl, type MacroDecl, MacroError } from "../common/decls.js";
-import { BoolType, DynType, IntType, listType, mapType, optionalType, StringType, typeParam } from "../common/types.js";
 import {
   ArrayList,
   CelDuration,

@@ -6,10 +6,10 @@ import { standardMacros } from "../parser/macros.js";
 import { arithmeticFunctions } from "./standard/arithmetic.js";
 import { comparisonFunctions } from "./standard/comparison.js";
 import { containerFunctions } from "./standard/containers.js";
-import { conversionFunctions } from "./standard/conversions.js";
-import { logicFunctions } from "./standard/logic.js";
-import { stringFunctions } from "./standard/strings.js";
+import { logicFunctions } from "./standard/standard-logic.js";
+import { stringFunctions } from "./standard/standard-strings.js";
 import { timeFunctions } from "./standard/time.js";
+import { conversionFunctions } from "./standard/type-conversions.js";
 
 export const standardLibrary: CelLibrary = {
   name: "cel.lib.std",

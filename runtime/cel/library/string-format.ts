@@ -5,10 +5,10 @@
 // formatting_v2.go, plain Go formatting, which is what the cel-spec conformance suite expects. The same
 // clause parser checks literal format strings against the argument types at compile time (cel-go's
 // string format validator).
-import { goQuote } from "../../errors/format-field-error.js";
+import { goQuote } from "../../errors/go-format.js";
 import type { CheckedAst, Expr } from "../common/ast.js";
+import { type CelType, typeName } from "../common/cel-types.js";
 import type { CelIssue } from "../common/issues.js";
-import { type CelType, typeName } from "../common/types.js";
 import {
   CelDuration,
   CelError,
@@ -23,8 +23,8 @@ import {
 } from "../common/values.js";
 import { formatDuration } from "./standard/durations.js";
 import { formatDouble, formatFixed } from "./standard/number-text.js";
+import { formatTimestamp } from "./standard/standard-timestamps.js";
 import { compareStrings, utf8Encode } from "./standard/text.js";
-import { formatTimestamp } from "./standard/timestamps.js";
 
 export type FormatGeneration = "v1" | "v2";
 

@@ -4,11 +4,11 @@
 // (`ext.Strings(ext.StringsVersion(2))` in its base environment). Indexes count code points, as Go
 // counts runes. Costs are Kubernetes' (its estimator answers for these functions before cel-go does).
 import type { CheckedAst } from "../common/ast.js";
+import { DynType, IntType, listType, StringType } from "../common/cel-types.js";
 import type { CelLibrary, CostEstimate, FunctionDecl, OverloadCost, SizeEstimate } from "../common/decls.js";
 import type { CelIssue } from "../common/issues.js";
-import { DynType, IntType, listType, StringType } from "../common/types.js";
 import { ArrayList, CelError, type CelList, CelUint, type CelValue } from "../common/values.js";
-import { type CallEstimateContext, dataTraversalCost, multiplyEstimates } from "./kubernetes/call-cost.js";
+import { type CallEstimateContext, dataTraversalCost, multiplyEstimates } from "./kubernetes-call-cost.js";
 import {
   addCosts,
   MAX_COST,
@@ -17,7 +17,7 @@ import {
   sizeOf,
   traversalCost,
   traversalEstimate,
-} from "./kubernetes/cost.js";
+} from "./kubernetes-cost.js";
 import { declareFunction, globalOverload, memberOverload } from "./standard/declare.js";
 import { formatDouble } from "./standard/number-text.js";
 import { checkFormatCalls, type FormatGeneration, formatString } from "./string-format.js";

@@ -1,9 +1,9 @@
 // The generated .proto files (generated/proto/) as protobufjs reflection: every message kapi's schemas
 // declare, with its field numbers and types. They are read on the first protobuf body, so a server whose
 // clients speak JSON never loads them.
-import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
-import { protoFiles, protoRoot } from "../../../generated/proto/index.js";
+import { protoFiles } from "../../../generated/proto/index.js";
+import { packageFile } from "../../package-files.js";
 
 let root: protobuf.Root | undefined;
 
@@ -11,7 +11,7 @@ function loadedRoot(): protobuf.Root {
   if (root === undefined) {
     const loading = new protobuf.Root();
     // Imports inside the files are paths below generated/proto/, like the paths the index lists.
-    loading.resolvePath = (_origin, target) => fileURLToPath(new URL(target, protoRoot));
+    loading.resolvePath = (_origin, target) => packageFile(`generated/proto/${target}`);
     loading.loadSync(
       protoFiles.map((f) => f.path),
       { keepCase: true },

@@ -3,9 +3,9 @@
 // envelope whose typeMeta names the kind (defaulted from the endpoint's) and whose raw bytes are that
 // kind's message. The result is what Go's encoding/json would write for the decoded struct; protobuf
 // has no unknown or duplicate fields to report.
-import type { BodyFailure } from "../decode-body.js";
+
 import type { GroupVersionKind } from "../decode-errors.js";
-import type { ParsedBody } from "../parsed-body.js";
+import type { BodyFailure, ParsedBody } from "../parsed-body.js";
 import { decodeMessage, MessageTooDeep, type ZeroFields } from "./decode-message.js";
 import { type Envelope, protobufPrefix as prefix, readEnvelope } from "./envelope.js";
 import { groupVersion, kindMessage, objectPlan } from "./kind-messages.js";

@@ -2,8 +2,9 @@
 // mark them with x-kapi-proto-message): each is read from its message and written as Go's MarshalJSON
 // writes it, and written back into its message's fields as Go's Marshal methods write them. `undefined` is
 // Go's null: a zero Time, a RawExtension without bytes.
+
+import { isJsonObject } from "../../object/json-object.js";
 import { parseJson } from "../json-body.js";
-import { isJsonObject } from "../json-object.js";
 import { jsonText } from "../json-text.js";
 import { parseRfc3339 } from "../table.js";
 import { ProtobufError } from "./wire-reader.js";

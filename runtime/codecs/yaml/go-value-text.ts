@@ -1,7 +1,7 @@
 // Go's text for the values go-yaml decodes, as kube's YAML errors print them: strconv.FormatFloat with
 // 'g' and the shortest precision (the form sigs.k8s.io/yaml gives float map keys, at 32 bits), and fmt's
 // %#v (`"name"`, `1.5`, `map[interface {}]interface {}{"a":1}`).
-import { goQuote } from "../../errors/format-field-error.js";
+import { goQuote } from "../../errors/go-format.js";
 import type { GoScalar } from "./yaml-resolve.js";
 
 /** The shortest decimal digits of `x` that read back as the same value at `bits`, and its exponent. */

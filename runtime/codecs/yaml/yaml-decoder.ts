@@ -5,7 +5,7 @@
 // "true"; null and big unsigned keys cannot be), and NaN and infinities refused as encoding/json refuses them.
 // DecodeState holds what a whole document shares; TreeDecoder decodes recorded nodes (what an alias names, a
 // merge list) with a stack of its own, so values nested 10,000 deep cost no call stack.
-import { goQuote } from "../../errors/format-field-error.js";
+import { goQuote } from "../../errors/go-format.js";
 import { setKey } from "../parsed-body.js";
 import { compareKeys } from "../protobuf/encode-message.js";
 import { goFormatFloat, goScalarText, goValueText } from "./go-value-text.js";

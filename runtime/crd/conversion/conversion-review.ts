@@ -2,8 +2,8 @@
 // first version of conversionReviewVersions it knows (v1 or v1beta1), and its reading of the answer. A v1
 // answer must be a v1 ConversionReview for the same uid; v1beta1 answers are not checked for either, as
 // kube keeps v1beta1's looser reading for compatibility.
-import { isJsonObject } from "../../codecs/json-object.js";
-import type { KubeObject } from "../../strategies/strategy.js";
+import { isJsonObject } from "../../object/json-object.js";
+import type { KubeObject } from "../../object/kube-object.js";
 import { groupVersionKindText, objectKind } from "./object-version.js";
 
 const group = "apiextensions.k8s.io";

@@ -7,7 +7,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { formatGoDuration } from "../../authz/authorization-config.js";
-import { isJsonObject } from "../../codecs/json-object.js";
+import { isJsonObject } from "../../object/json-object.js";
 import type { WebhookEndpoint } from "./webhook-endpoint.js";
 
 /** A failed call; its message is the cause kube puts after `conversion webhook for <kind> failed: `. */

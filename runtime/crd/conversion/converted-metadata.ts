@@ -2,9 +2,9 @@
 // name, namespace and uid must stay), and of the metadata it sends back only labels and annotations count;
 // everything else is restored from the object sent. Changed labels and annotations must still be valid.
 
-import { isJsonObject, type JsonObject } from "../../codecs/json-object.js";
 import { formatFieldErrors } from "../../errors/format-field-error.js";
-import type { KubeObject } from "../../strategies/strategy.js";
+import { isJsonObject, type JsonObject } from "../../object/json-object.js";
+import type { KubeObject } from "../../object/kube-object.js";
 import { validateAnnotations, validateLabels } from "../../validation/object-meta.js";
 
 /** The Go type json decoding gives a value (`%T`), integers kept as int64 as unstructured decoding does. */

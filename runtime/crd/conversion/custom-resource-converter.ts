@@ -3,9 +3,10 @@
 // in the target version are left alone, and the rest are converted by the CRD's strategy: `None` rewrites
 // apiVersion only, `Webhook` asks the CRD's conversion webhook (webhook-converter.ts). Failures are 500s
 // worded as kube's converter errors (conversion-failure.ts).
-import { isJsonObject, type JsonObject } from "../../codecs/json-object.js";
+
 import { internal } from "../../errors/status-error.js";
-import type { KubeObject } from "../../strategies/strategy.js";
+import { isJsonObject, type JsonObject } from "../../object/json-object.js";
+import type { KubeObject } from "../../object/kube-object.js";
 import { conversionFailure } from "./conversion-failure.js";
 import { groupVersionText, objectKind, withApiVersion } from "./object-version.js";
 import { convertThroughWebhook, type WebhookConversion } from "./webhook-converter.js";

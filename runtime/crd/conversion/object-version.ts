@@ -1,7 +1,7 @@
 // The group, version and kind of a custom resource as apimachinery reads them from apiVersion and kind,
 // and the texts Go prints for them (GroupVersionKind.String(), GroupVersion.String()), which conversion
 // errors quote.
-import type { KubeObject } from "../../strategies/strategy.js";
+import type { KubeObject } from "../../object/kube-object.js";
 
 export interface GroupVersionKind {
   group: string;

@@ -4,8 +4,8 @@
 // annotations) before it takes the place of the object sent. One object is converted with kube's
 // single-object wording, several with its list wording (whose later indexes count from 1, as kube's do).
 import { randomUUID } from "node:crypto";
-import { isJsonObject } from "../../codecs/json-object.js";
-import type { KubeObject } from "../../strategies/strategy.js";
+import { isJsonObject } from "../../object/json-object.js";
+import type { KubeObject } from "../../object/kube-object.js";
 import { conversionFailure } from "./conversion-failure.js";
 import { type ConversionRequest, conversionReview, convertedObjectsOf, reviewVersionFor } from "./conversion-review.js";
 import { callConversionWebhook, WebhookCallError } from "./conversion-webhook-call.js";

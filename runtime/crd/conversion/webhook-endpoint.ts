@@ -2,7 +2,7 @@
 // apiextensions.k8s.io/v1 WebhookClientConfig does. A service is reached at `https://<name>.<namespace>.svc`
 // on its port (443 unless given) and path, and its certificate must name that host, as kube's service
 // resolver and TLS configuration have it; `caBundle` (base64 PEM) replaces the system roots when set.
-import { isJsonObject, type JsonObject } from "../../codecs/json-object.js";
+import { isJsonObject, type JsonObject } from "../../object/json-object.js";
 
 export interface ServiceReference {
   namespace: string;

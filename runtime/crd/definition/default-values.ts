@@ -3,7 +3,7 @@
 // x-kubernetes-validations rules of the defaulted node. additionalProperties are not followed (kube
 // forbids defaults there where it matters), nor the metadata of a resource (defaults are forbidden in
 // top-level metadata; embedded resources' metadata keep their values).
-import { ruleValidatorFor } from "../../cel/kubernetes/rule-validator.js";
+import { ruleValidatorFor } from "../../cel/rules/rule-validator.js";
 import { type FieldError, invalid } from "../../errors/field-error.js";
 import { child, key } from "../../errors/field-path.js";
 import { asObject, type JsonObject } from "../../validation/walk.js";

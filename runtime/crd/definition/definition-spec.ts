@@ -5,8 +5,8 @@ import { type FieldError, invalid, notSupported, required } from "../../errors/f
 import { child, index } from "../../errors/field-path.js";
 import { immutableField } from "../../validation/field-rules.js";
 import { validateConversion } from "./conversion.js";
+import { labelErrors, requiredSpecNames, validateGroup, validateNames } from "./definition-names.js";
 import type { InternalSpec, Subresources } from "./internal-spec.js";
-import { labelErrors, requiredSpecNames, validateGroup, validateNames } from "./names.js";
 import { validateColumns } from "./printer-columns.js";
 import { schemaHas } from "./schema-props.js";
 import { validateSchema } from "./schema-validation.js";

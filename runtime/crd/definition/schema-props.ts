@@ -2,7 +2,7 @@
 // (a keyword of the wrong JSON type is the generated validators' to report), so the checks below can
 // rely on the types Go's decoder would have produced. A `default: null` reads as no default, as Go
 // decodes a null into a nil pointer.
-import type { StructuralSchema, ValidationRule } from "../../cel/kubernetes/structural-schema.js";
+import type { StructuralSchema, ValidationRule } from "../../cel/rules/structural-schema.js";
 import { asObject, type JsonObject } from "../../validation/walk.js";
 
 export interface SchemaProps {

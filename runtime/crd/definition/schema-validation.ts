@@ -2,7 +2,7 @@
 // with the status subresource, structurality (NewStructural, ValidateStructural), defaults, the
 // keyword checks of every node, then the x-kubernetes-validations rules compiled and costed, skipping
 // rules of nodes with problems at or below them as kube does.
-import { compileRules } from "../../cel/kubernetes/rule-checks.js";
+import { compileRules } from "../../cel/rules/rule-checks.js";
 import { type FieldError, forbidden, invalid } from "../../errors/field-error.js";
 import { child } from "../../errors/field-path.js";
 import { defaultValueErrors } from "./default-values.js";

@@ -1,8 +1,8 @@
 // selectableFields: at most 8 distinct JSON paths to string, boolean or integer fields the schema
 // declares, outside metadata.
 
-import { validFieldPath } from "../../cel/kubernetes/rule-field-path.js";
-import type { StructuralSchema } from "../../cel/kubernetes/structural-schema.js";
+import { validFieldPath } from "../../cel/rules/rule-field-path.js";
+import type { StructuralSchema } from "../../cel/rules/structural-schema.js";
 import { duplicate, type FieldError, invalid, required, tooMany } from "../../errors/field-error.js";
 import { child, index } from "../../errors/field-path.js";
 

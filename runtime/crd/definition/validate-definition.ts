@@ -4,9 +4,9 @@
 // status.storedVersions, the approval annotation of protected groups and preserveUnknownFields.
 import { type FieldError, invalid } from "../../errors/field-error.js";
 import { asObject, type JsonObject } from "../../validation/walk.js";
+import { validateApiApproval, validateDefinitionName, validateNames } from "./definition-names.js";
 import { validateSpec, validateSpecUpdate } from "./definition-spec.js";
 import { internalSpec, readNames } from "./internal-spec.js";
-import { validateApiApproval, validateDefinitionName, validateNames } from "./names.js";
 import { validateStoredVersions } from "./stored-versions.js";
 import { createOptions, updateOptions } from "./validation-options.js";
 

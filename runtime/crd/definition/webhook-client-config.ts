@@ -4,7 +4,7 @@
 import { X509Certificate } from "node:crypto";
 import { type FieldError, invalid, required } from "../../errors/field-error.js";
 import { child } from "../../errors/field-path.js";
-import { goQuote } from "../../errors/format-field-error.js";
+import { goQuote } from "../../errors/go-format.js";
 import { portNumberErrors } from "../../validation/field-rules.js";
 import { dnsSubdomainErrors } from "../../validation/name-formats.js";
 import type { ServiceReference } from "./internal-spec.js";

@@ -9,7 +9,7 @@
 // the custom definitions appended, so that built-in indices (ObjectMeta's) stay valid.
 
 import { fieldTable } from "../../../generated/fields.js";
-import type { ManagedSchema } from "../../apply/managed-schema.js";
+import type { ManagedSchema } from "../../apply/typed/managed-schema.js";
 import type { FieldDefinition, FieldNode, FieldTable } from "../../codecs/field-table.js";
 import { objectMetaDefinition } from "./object-meta-fields.js";
 import type { SchemaNode } from "./schema-node.js";

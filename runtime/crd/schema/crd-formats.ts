@@ -5,7 +5,7 @@
 
 import { isIP, isIPv4, isIPv6 } from "node:net";
 import { CelError } from "../../cel/common/values.js";
-import { parseDate, parseDateTime, parseDuration } from "../../cel/kubernetes/schema-formats.js";
+import { parseDate, parseDateTime, parseDuration } from "../../cel/rules/schema-formats.js";
 import { quantityError } from "../../codecs/go-quantity.js";
 import { isBase64 } from "../../validation/formats.js";
 import { dnsLabelErrors, dnsSubdomainErrors } from "../../validation/name-formats.js";

@@ -6,21 +6,17 @@
 // and defaults again. The root's metadata is validated by the strategy (ValidateObjectMeta), and
 // x-kubernetes-validations rules by the CEL validator over `celSchema`.
 
-import type { ManagedSchema } from "../../apply/managed-schema.js";
-import {
-  hasValidationRules,
-  type StructuralSchema,
-  withTypeAndObjectMeta,
-} from "../../cel/kubernetes/structural-schema.js";
-import type { JsonObject } from "../../codecs/json-object.js";
+import type { ManagedSchema } from "../../apply/typed/managed-schema.js";
+import { hasValidationRules, type StructuralSchema, withTypeAndObjectMeta } from "../../cel/rules/structural-schema.js";
 import type { FieldError } from "../../errors/field-error.js";
+import type { JsonObject } from "../../object/json-object.js";
 import { managedSchemaOf } from "./apply-fields.js";
 import { applyDefaults } from "./defaulting.js";
+import { toStructuralSchema } from "./definition-structural-schema.js";
 import { embeddedResourcesErrors } from "./embedded-resources.js";
 import { listInvariantErrors } from "./list-invariants.js";
 import { pruneCustomResource } from "./pruning.js";
 import { schemaNode } from "./schema-node.js";
-import { toStructuralSchema } from "./structural-schema.js";
 import { compileValueValidator, valueErrors } from "./value-validation.js";
 
 export interface CustomResourceSchema {

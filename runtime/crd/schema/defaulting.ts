@@ -5,8 +5,8 @@
 // defaulted below. Each place gets its own copy of a default, copied without recursing: a default nests as
 // deep as the CRD's JSON may.
 
-import { isJsonObject } from "../../codecs/json-object.js";
 import { cloneJson } from "../../codecs/json-tree.js";
+import { isJsonObject } from "../../object/json-object.js";
 import type { SchemaNode } from "./schema-node.js";
 
 function nonNullableNull(value: unknown, schema: SchemaNode): boolean {

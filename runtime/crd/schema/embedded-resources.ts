@@ -3,9 +3,9 @@
 // ObjectMeta of a path-segment name (namespaced when it names a namespace). The root's own metadata is
 // the strategy's business.
 
-import { isJsonObject, type JsonObject } from "../../codecs/json-object.js";
 import { type FieldError, invalid, required } from "../../errors/field-error.js";
 import { child, index, key } from "../../errors/field-path.js";
+import { isJsonObject, type JsonObject } from "../../object/json-object.js";
 import { dns1035LabelErrors } from "../../validation/name-formats.js";
 import { validateObjectMeta } from "../../validation/object-meta.js";
 import type { SchemaNode } from "./schema-node.js";

@@ -3,10 +3,10 @@
 // value is reported once (`spec.ports[1]: Duplicate value: {"name":"a"}`); a map list item that is not an
 // object stops the check of that list.
 
-import { isJsonObject } from "../../codecs/json-object.js";
 import { duplicate, type FieldError, invalid } from "../../errors/field-error.js";
 import { child, index, key } from "../../errors/field-path.js";
-import { goJson } from "../../errors/format-field-error.js";
+import { goJson } from "../../errors/go-format.js";
+import { isJsonObject } from "../../object/json-object.js";
 import type { SchemaNode } from "./schema-node.js";
 
 /** Indices of the second appearance of each repeated value. */

@@ -5,7 +5,7 @@
 
 import { fieldTable } from "../../../generated/fields.js";
 import type { FieldNode, FieldTable } from "../../codecs/field-table.js";
-import { isJsonObject } from "../../codecs/json-object.js";
+import { isJsonObject } from "../../object/json-object.js";
 
 function objectMetaIndex(table: FieldTable): number {
   const partial = table.kinds["meta.k8s.io/v1/PartialObjectMetadata"];

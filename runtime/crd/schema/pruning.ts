@@ -5,8 +5,8 @@
 // resources' metadata cut down to ObjectMeta. The dropped paths come back in kube's order for strict field
 // validation: root metadata first, then the pruned fields sorted, then embedded metadata sorted.
 
-import { isJsonObject, type JsonObject } from "../../codecs/json-object.js";
 import { child, index, key } from "../../errors/field-path.js";
+import { isJsonObject, type JsonObject } from "../../object/json-object.js";
 import { pruneObjectMeta } from "./object-meta-fields.js";
 import { entrySchema, type SchemaNode } from "./schema-node.js";
 

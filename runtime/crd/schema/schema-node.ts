@@ -3,7 +3,7 @@
 // ./value-validation.ts. Each node records which of those walks can find work below it, so a walk skips
 // subtrees that cannot change.
 
-import { isJsonObject, type JsonObject } from "../../codecs/json-object.js";
+import { isJsonObject, type JsonObject } from "../../object/json-object.js";
 
 export interface SchemaNode {
   readonly type?: string;

@@ -5,9 +5,10 @@
 // `spec.labels.key`); errors without a field (anyOf and the like) read `<nil>` as kube prints them.
 // Repeated messages are reported once, as kube-openapi's Result keeps them unique.
 
-import { isJsonObject, type JsonObject } from "../../codecs/json-object.js";
 import { type FieldError, invalid, notSupported, required, typeInvalid } from "../../errors/field-error.js";
-import { formatFieldError, goJson, goNumber, goQuote } from "../../errors/format-field-error.js";
+import { formatFieldError } from "../../errors/format-field-error.js";
+import { goJson, goNumber, goQuote } from "../../errors/go-format.js";
+import { isJsonObject, type JsonObject } from "../../object/json-object.js";
 import { compilePattern, type Pattern } from "../../validation/pattern.js";
 import * as checks from "../../validation/schema-checks.js";
 import { stringFormatCheck, supportedFormat } from "./crd-formats.js";

@@ -9,14 +9,14 @@ import {
   openIDConfigurationContentType,
   openIDConfigurationPath,
 } from "../../authn/service-account/openid-metadata.js";
+import { pathNotFound } from "../../errors/generic-errors.js";
 import { notAcceptable } from "../../errors/status-error.js";
 import { formatMediaType, type MediaType, negotiate } from "../../http/accept.js";
-import { writeJson, writeText } from "../../http/respond.js";
+import { writeJson, writeText } from "../../http/write-body.js";
 import { isOpenApiPath, serveOpenApi } from "../../openapi/serve-openapi.js";
 import type { KindRegistry } from "../../registry/kind-registry.js";
 import type { RequestContext } from "../context.js";
-import { pathNotFound } from "../generic-errors.js";
-import { aggregatedDiscoveryType, apiVersionsBody, discoveryDocuments } from "./discovery.js";
+import { aggregatedDiscoveryType, apiVersionsBody, discoveryDocuments } from "./discovery-endpoint.js";
 import { checksOf, type HealthEndpoint, runHealthChecks, runOneCheck } from "./health.js";
 import { versionBody } from "./version.js";
 

@@ -3,7 +3,7 @@
 // streams (watches) and stalls end on the client's side.
 import { Agent, request as httpsRequest } from "node:https";
 import { connect, createSecureContext, type SecureContext } from "node:tls";
-import { loadKubeconfig } from "../../../runtime/client/kubeconfig.js";
+import { loadKubeconfig } from "../../../sdk/kubeconfig.js";
 import type { Credential, HostileRequest, HttpRequest, Outcome, RawRequest } from "./hostile-request.js";
 
 export interface Target {

@@ -5,7 +5,7 @@
 import type { StatefulSet } from "./generated.expected.d/apps/v1/types.js";
 import { createClient } from "./generated.expected.d/client/index.js";
 import type { ConfigMap } from "./generated.expected.d/core/v1/types.js";
-import type { ApiClient } from "./runtime/client/api-client.js";
+import type { ApiClient } from "./sdk/api-client.js";
 
 export async function typedCalls(api: ApiClient, statefulSet: StatefulSet): Promise<string[]> {
   const client = createClient(api);

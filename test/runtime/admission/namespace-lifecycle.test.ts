@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AdmissionAttributes, Operation } from "../../../runtime/admission/admission.js";
 import { namespaceLifecycle } from "../../../runtime/admission/namespace-lifecycle.js";
-import type { ServedKind } from "../../../runtime/registry/lookup.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
+import type { ServedKind } from "../../../runtime/registry/served-kind.js";
 import { ResourceApi } from "../../../runtime/resources/resource-api.js";
 import { encodeStored } from "../../../runtime/resources/resource-storage.js";
 import { MemoryStore } from "../../../runtime/storage/memory-store.js";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
+import { builtinKinds } from "../builtin-kinds.js";
 import { configMapKind, failure, kind, namespaceKind } from "../controllers/controller-harness.js";
 
 const clusterRoleKind = kind("rbac.authorization.k8s.io", "v1", "ClusterRole");
@@ -21,7 +22,7 @@ afterEach(async () => {
 /** Namespaces written straight to the store, as the server would have left them. */
 async function setup(namespaces: Record<string, { phase: string; deleting?: boolean }>) {
   store = new MemoryStore();
-  api = new ResourceApi({ store });
+  api = new ResourceApi({ kinds: builtinKinds(), store });
   for (const [name, { phase, deleting }] of Object.entries(namespaces)) {
     const obj: KubeObject = {
       apiVersion: "v1",

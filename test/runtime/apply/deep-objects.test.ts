@@ -12,7 +12,7 @@ import {
   updateManagedFields,
 } from "../../../runtime/apply/field-manager.js";
 import { StatusError } from "../../../runtime/errors/status-error.js";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
 
 const schema = schemaForKind(fieldTable, "example.com/v1/Unknown");
 const ctx: ApplyContext = { manager: "m", apiVersion: "example.com/v1", time: "2026-01-01T00:00:00Z", force: false };

@@ -9,7 +9,7 @@ import {
   updateManagedFields,
 } from "../../../runtime/apply/field-manager.js";
 import { StatusError } from "../../../runtime/errors/status-error.js";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
 import { appliedBy, runScript, stepTime, updatedBy, yamlObject } from "./run-script.js";
 import { thing, thingSchema } from "./thing-schema.js";
 

@@ -1,7 +1,8 @@
 // managedFields entries and managers: identifiers as kube builds them, the order entries are written in,
 // the reasons an entry cannot be read, and the reset request.
 import { describe, expect, it } from "vitest";
-import { FieldSet } from "../../../runtime/apply/field-set.js";
+import { FieldSet } from "../../../runtime/apply/fieldpath/field-set.js";
+import { fieldElement } from "../../../runtime/apply/fieldpath/path-element.js";
 import {
   decodeManagedFields,
   encodeManagedFields,
@@ -9,7 +10,6 @@ import {
   managerIdentity,
   managerKey,
 } from "../../../runtime/apply/managed-fields.js";
-import { fieldElement } from "../../../runtime/apply/path-element.js";
 
 const entry = (manager: string, operation: string, time?: string, extra: Record<string, unknown> = {}) => ({
   manager,

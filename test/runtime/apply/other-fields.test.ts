@@ -4,10 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { fieldTable } from "../../../generated/fields.js";
 import { type ManagedSchema, schemaForKind } from "../../../runtime/apply/field-manager.js";
-import { rootType } from "../../../runtime/apply/managed-schema.js";
-import { pathText } from "../../../runtime/apply/path-string.js";
-import { fieldSetOf } from "../../../runtime/apply/to-field-set.js";
-import type { TypedProblem } from "../../../runtime/apply/typed-problem.js";
+import { pathText } from "../../../runtime/apply/fieldpath/path-string.js";
+import { rootType } from "../../../runtime/apply/typed/managed-schema.js";
+import { fieldSetOf } from "../../../runtime/apply/typed/to-field-set.js";
+import type { TypedProblem } from "../../../runtime/apply/typed/typed-problem.js";
 import type { FieldTable } from "../../../runtime/codecs/field-table.js";
 import { appliedBy, runScript } from "./run-script.js";
 

@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { fieldTable } from "../../../generated/fields.js";
 import { applyConfiguration, schemaForKind, updateManagedFields } from "../../../runtime/apply/field-manager.js";
-import { decodeFieldsV1, encodeFieldsV1 } from "../../../runtime/apply/fields-v1.js";
+import { decodeFieldsV1, encodeFieldsV1 } from "../../../runtime/apply/fieldpath/fields-v1.js";
 import { StatusError } from "../../../runtime/errors/status-error.js";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
 
 const deployments = schemaForKind(fieldTable, "apps/v1/Deployment");
 const services = schemaForKind(fieldTable, "v1/Service");

@@ -5,10 +5,10 @@
 import { expect } from "vitest";
 import { parse } from "yaml";
 import { applyConfiguration, type ManagedSchema, updateManagedFields } from "../../../runtime/apply/field-manager.js";
-import { decodeFieldsV1 } from "../../../runtime/apply/fields-v1.js";
-import { pathText } from "../../../runtime/apply/path-string.js";
+import { decodeFieldsV1 } from "../../../runtime/apply/fieldpath/fields-v1.js";
+import { pathText } from "../../../runtime/apply/fieldpath/path-string.js";
 import { StatusError } from "../../../runtime/errors/status-error.js";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
 
 export interface ExpectedEntry {
   manager: string;

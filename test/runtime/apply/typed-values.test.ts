@@ -1,17 +1,17 @@
 // The walks over objects against the schema: field sets, comparisons (with Go's always-present fields),
 // merges with list ordering, removals, named struct fields and topology reconciliation.
 import { describe, expect, it } from "vitest";
-import { compareObjects } from "../../../runtime/apply/compare-objects.js";
-import { FieldSet } from "../../../runtime/apply/field-set.js";
-import { rootType } from "../../../runtime/apply/managed-schema.js";
-import { mergeObjects } from "../../../runtime/apply/merge-objects.js";
-import { withNamedFieldsAsMembers } from "../../../runtime/apply/named-fields.js";
-import { fieldElement, keyElement, type Path } from "../../../runtime/apply/path-element.js";
-import { pathText } from "../../../runtime/apply/path-string.js";
-import { reconcileWithSchema } from "../../../runtime/apply/reconcile-schema.js";
-import { removeItems } from "../../../runtime/apply/remove-items.js";
-import { fieldSetOf } from "../../../runtime/apply/to-field-set.js";
-import type { TypedProblem } from "../../../runtime/apply/typed-problem.js";
+import { FieldSet } from "../../../runtime/apply/fieldpath/field-set.js";
+import { withNamedFieldsAsMembers } from "../../../runtime/apply/fieldpath/named-fields.js";
+import { fieldElement, keyElement, type Path } from "../../../runtime/apply/fieldpath/path-element.js";
+import { pathText } from "../../../runtime/apply/fieldpath/path-string.js";
+import { compareObjects } from "../../../runtime/apply/typed/compare-objects.js";
+import { rootType } from "../../../runtime/apply/typed/managed-schema.js";
+import { mergeObjects } from "../../../runtime/apply/typed/merge-objects.js";
+import { reconcileWithSchema } from "../../../runtime/apply/typed/reconcile-schema.js";
+import { removeItems } from "../../../runtime/apply/typed/remove-items.js";
+import { fieldSetOf } from "../../../runtime/apply/typed/to-field-set.js";
+import type { TypedProblem } from "../../../runtime/apply/typed/typed-problem.js";
 import { thingSchema } from "./thing-schema.js";
 
 const type = rootType(thingSchema);

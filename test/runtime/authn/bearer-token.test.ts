@@ -2,9 +2,9 @@
 // spaces. Checked against kube-apiserver v1.36.2: `Bearer  x` (two spaces) and `Bearer` are anonymous (403
 // on a list, `Bearer  x` with a 299 warning), `bearer x` and `Bearer a b` are tried as tokens (401).
 import { describe, expect, it } from "vitest";
-import type { AuthenticationRequest, TokenAuthenticator } from "../../../runtime/authn/authenticator.js";
+import type { AuthenticationRequest, TokenAuthenticator } from "../../../runtime/access/authenticator.js";
+import { adminUser } from "../../../runtime/access/user-info.js";
 import { BearerTokenAuthenticator, bearerToken, spacedTokenWarning } from "../../../runtime/authn/bearer-token.js";
-import { adminUser } from "../../../runtime/authn/user.js";
 
 describe("bearerToken", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AuthenticationError } from "../../../runtime/authn/authenticator.js";
+import { AuthenticationError } from "../../../runtime/access/authenticator.js";
 import { BearerTokenAuthenticator } from "../../../runtime/authn/bearer-token.js";
 import { BootstrapTokenAuthenticator } from "../../../runtime/authn/bootstrap-token.js";
 import { secrets } from "../../../runtime/controllers/core-kinds.js";

@@ -1,6 +1,6 @@
 import { createHash, type X509Certificate } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { AuthenticationError, type AuthenticationRequest } from "../../../runtime/authn/authenticator.js";
+import { AuthenticationError, type AuthenticationRequest } from "../../../runtime/access/authenticator.js";
 import { CertificatePool, certificateIdentifier } from "../../../runtime/authn/certificate-pool.js";
 import { ClientCertificateAuthenticator, credentialIdKey } from "../../../runtime/authn/client-certificate.js";
 import { issueCa, issueCertificate, printable, type TestCertificate, uidAttribute } from "./test-certificates.js";

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AuthenticationError, type AuthenticationRequest } from "../../../runtime/authn/authenticator.js";
+import { AuthenticationError, type AuthenticationRequest } from "../../../runtime/access/authenticator.js";
 import { CertificatePool } from "../../../runtime/authn/certificate-pool.js";
 import { RequestHeaderAuthenticator } from "../../../runtime/authn/request-header.js";
 import { issueCa, issueCertificate, type TestCertificate } from "./test-certificates.js";

@@ -3,7 +3,7 @@ import {
   type Authenticated,
   AuthenticationError,
   type TokenAuthenticator,
-} from "../../../runtime/authn/authenticator.js";
+} from "../../../runtime/access/authenticator.js";
 import { CachedTokenAuthenticator } from "../../../runtime/authn/token-cache.js";
 
 function counting(answer: (token: string) => Promise<Authenticated | undefined>) {

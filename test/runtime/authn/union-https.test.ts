@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { credentialIdKey } from "../../../runtime/authn/client-certificate.js";
-import { buildAuthentication } from "../../../runtime/authn/union.js";
+import { buildAuthentication } from "../../../runtime/authn/union-authenticator.js";
 import { createServingCertificates } from "../../../runtime/http/certificates.js";
-import { authenticationRequest } from "../../../runtime/server/stages/authentication.js";
+import { authenticationRequest } from "../../../runtime/server/stages/authentication-stage.js";
 import { issueCa, issueCertificate, type TestCertificate } from "./test-certificates.js";
 
 const serving = createServingCertificates({ dns: ["localhost"], ips: ["127.0.0.1"] });

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AuthenticationError } from "../../../runtime/authn/authenticator.js";
+import { AuthenticationError } from "../../../runtime/access/authenticator.js";
 import { WebhookTokenAuthenticator, webhookTokenAuthenticator } from "../../../runtime/authn/webhook-token.js";
 import { createServingCertificates } from "../../../runtime/http/certificates.js";
 import { loadWebhookClient } from "../../../runtime/http/webhook-client.js";

@@ -1,8 +1,9 @@
 // Attributes for authorizer tests: a resource or non-resource request by a user, with defaults.
-import type { UserInfo } from "../../../runtime/authn/user.js";
-import type { Attributes } from "../../../runtime/authz/authorizer.js";
-import { requestAttributes } from "../../../runtime/authz/request-attributes.js";
-import type { RequestInfo } from "../../../runtime/server/request-info.js";
+
+import type { Attributes } from "../../../runtime/access/authorizer.js";
+import { requestAttributes } from "../../../runtime/access/request-attributes.js";
+import type { UserInfo } from "../../../runtime/access/user-info.js";
+import type { RequestInfo } from "../../../runtime/routing/request-info.js";
 
 function info(fields: Partial<RequestInfo>): RequestInfo {
   const none = { apiPrefix: "", group: "", version: "", namespace: "", resource: "", subresource: "", name: "" };

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Authorizer, Decision } from "../../../runtime/authz/authorizer.js";
+import type { Authorizer, Decision } from "../../../runtime/access/authorizer.js";
 import { createAuthorizer } from "../../../runtime/authz/build-authorizer.js";
 import { webhookTestbed, writeWebhookKubeconfig } from "../http/webhook-server.js";
 import { pathRequest, resourceRequest } from "./authz-fixtures.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Attributes, Authorizer, Decision } from "../../../runtime/authz/authorizer.js";
+import type { Attributes, Authorizer, Decision } from "../../../runtime/access/authorizer.js";
 import { celAuthorizer } from "../../../runtime/authz/cel-authorizer.js";
 
 const attributes: Attributes = {

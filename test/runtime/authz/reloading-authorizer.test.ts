@@ -2,12 +2,12 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { Authorizer } from "../../../runtime/access/authorizer.js";
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from "../../../runtime/authz/always.js";
 import {
   type AuthorizationConfiguration,
   parseAuthorizationConfiguration,
 } from "../../../runtime/authz/authorization-config.js";
-import type { Authorizer } from "../../../runtime/authz/authorizer.js";
 import { ReloadingAuthorizer } from "../../../runtime/authz/reloading-authorizer.js";
 import { eventually } from "../controllers/controller-harness.js";
 import { resourceRequest } from "./authz-fixtures.js";

@@ -9,7 +9,7 @@ const fixture = "test/generator/crd/fixtures/widgets.yaml";
 const repo = resolve(".");
 
 /** Code a user writes against the generated SDK: the right calls compile, the wrong ones must not. */
-const usage = `import { ApiClient } from "${repo}/runtime/client/index.js";
+const usage = `import { ApiClient } from "${repo}/sdk/index.js";
 import { createClient, ExampleV1Client } from "./client/index.js";
 import type { Gadget, Widget } from "./example.com/v1/types.js";
 import type { Widget as WidgetV1beta1 } from "./example.com/v1beta1/types.js";
@@ -76,7 +76,7 @@ describe("kapi sdk", () => {
       "--out",
       out,
       "--client-module",
-      join(repo, "runtime/client/index.ts"),
+      join(repo, "sdk/index.ts"),
       "--meta-module",
       "./generated/meta/v1/types.ts",
     ]);

@@ -9,7 +9,7 @@ import {
   jsonEqual,
   withoutNullMembers,
 } from "../../../runtime/codecs/json-tree.js";
-import { goJson } from "../../../runtime/errors/format-field-error.js";
+import { goJson } from "../../../runtime/errors/go-format.js";
 
 /** `{"a":{"a":…leaf…}}`, `n` objects deep, built without recursion. */
 function nested(n: number, leaf: unknown = 1): unknown {

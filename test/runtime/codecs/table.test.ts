@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { kinds } from "../../../generated/registry.js";
 import { parseJsonPath } from "../../../runtime/codecs/json-path.js";
 import { humanDuration, parseRfc3339, toTable } from "../../../runtime/codecs/table.js";
+import { builtinSchema } from "../../../runtime/registry/builtin-schema.js";
 import type { PrinterColumn, ResourceRecord } from "../../../runtime/registry/kind-record.js";
-import { byGroupVersionResource, type ServedKind } from "../../../runtime/registry/lookup.js";
+import { kindReference } from "../../../runtime/registry/kinds.js";
+import { byGroupVersionResource } from "../../../runtime/registry/lookup.js";
+import type { ServedKind } from "../../../runtime/registry/served-kind.js";
 
 function servedKind(printerColumns: PrinterColumn[]): ServedKind {
   const resource: ResourceRecord = {
@@ -20,7 +23,15 @@ function servedKind(printerColumns: PrinterColumn[]): ServedKind {
     printerColumns,
     selectableFields: [],
   };
-  return { group: "example.io", version: "v1", kind: "Widget", stability: "stable", enabledByDefault: true, resource };
+  return {
+    group: "example.io",
+    version: "v1",
+    kind: "Widget",
+    stability: "stable",
+    enabledByDefault: true,
+    resource,
+    schema: builtinSchema({ group: "example.io", version: "v1", kind: "Widget" }),
+  };
 }
 
 const NOW = Date.parse("2024-03-01T12:00:00Z");
@@ -227,7 +238,7 @@ describe("printer columns of built-in kinds", () => {
       metadata: { name: "web", creationTimestamp: "2024-03-01T09:00:00Z" },
       status: { updatedReplicas: 2 },
     };
-    const table = toTable([deployment], deployments, { includeObject: "None", version: "v1", now: NOW });
+    const table = toTable([deployment], kindReference(deployments), { includeObject: "None", version: "v1", now: NOW });
     expect((table.columnDefinitions as { name: string }[]).map((d) => d.name)).toEqual([
       "Name",
       "Up-to-date",

@@ -6,9 +6,10 @@ import {
   aggregatedRules,
   ClusterRoleAggregationController,
 } from "../../../runtime/controllers/cluster-role-aggregation.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
 import { ResourceApi } from "../../../runtime/resources/resource-api.js";
 import { MemoryStore } from "../../../runtime/storage/memory-store.js";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
+import { builtinKinds } from "../builtin-kinds.js";
 import { eventually } from "./controller-harness.js";
 
 const viewLabel = "rbac.authorization.k8s.io/aggregate-to-view";
@@ -29,7 +30,7 @@ afterEach(async () => {
 
 async function start(): Promise<Running> {
   const store = new MemoryStore();
-  const api = new ResourceApi({ store });
+  const api = new ResourceApi({ kinds: builtinKinds(), store });
   await reconcileBootstrapPolicy(api);
   const abort = new AbortController();
   const errors: unknown[] = [];

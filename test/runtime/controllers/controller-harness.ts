@@ -1,18 +1,22 @@
 // A ResourceApi over a MemoryStore with namespace lifecycle admission and the in-server controllers, plus
 // the polling the controller tests assert with: a condition must hold before a deadline.
+
 import { kinds } from "../../../generated/registry.js";
 import { namespaceLifecycle } from "../../../runtime/admission/namespace-lifecycle.js";
 import { type ControllerSwitches, startControllers } from "../../../runtime/controllers/start-controllers.js";
 import { StatusError } from "../../../runtime/errors/status-error.js";
-import { byGroupVersionKind, type ServedKind } from "../../../runtime/registry/lookup.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
+import { kindReference } from "../../../runtime/registry/kinds.js";
+import { byGroupVersionKind } from "../../../runtime/registry/lookup.js";
+import type { ResourceKindRecord, ServedKind } from "../../../runtime/registry/served-kind.js";
 import { ResourceApi } from "../../../runtime/resources/resource-api.js";
 import { MemoryStore } from "../../../runtime/storage/memory-store.js";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
+import { builtinKinds } from "../builtin-kinds.js";
 
 export function kind(group: string, version: string, name: string): ServedKind {
   const found = byGroupVersionKind(kinds, group, version, name);
   if (found?.resource === undefined) throw new Error(`no served kind ${group}/${version} ${name}`);
-  return found as ServedKind;
+  return kindReference(found as ResourceKindRecord);
 }
 
 export const namespaceKind = kind("", "v1", "Namespace");
@@ -27,7 +31,7 @@ export interface Harness {
 
 export async function startHarness(options: { enabled?: ControllerSwitches; caCert?: string } = {}): Promise<Harness> {
   const store = new MemoryStore();
-  const api = new ResourceApi({ store });
+  const api = new ResourceApi({ kinds: builtinKinds(), store });
   api.addAdmission(namespaceLifecycle(api));
   const errors: unknown[] = [];
   const controllers = startControllers(api, {

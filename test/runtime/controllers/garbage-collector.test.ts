@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
 import {
   configMapKind,
   eventually,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PolicyTypeCheckingController } from "../../../runtime/controllers/policy-type-checking.js";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
 import { eventually, kind } from "./controller-harness.js";
 import { runControllerPerTest } from "./run-controller.js";
 

@@ -10,7 +10,8 @@ import {
   typeInvalid,
 } from "../../../runtime/errors/field-error.js";
 import { child, index, key } from "../../../runtime/errors/field-path.js";
-import { formatFieldError, formatFieldErrors, goQuote } from "../../../runtime/errors/format-field-error.js";
+import { formatFieldError, formatFieldErrors } from "../../../runtime/errors/format-field-error.js";
+import { goQuote } from "../../../runtime/errors/go-format.js";
 
 describe("formatFieldError (Go field.Error.Error())", () => {
   it.each([

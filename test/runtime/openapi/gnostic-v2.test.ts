@@ -1,10 +1,12 @@
 import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
-import v2Document from "../../../generated/openapi/v2.js";
 import { encodeOpenApiV2 } from "../../../runtime/openapi/gnostic-v2.js";
+import { readPackageJson } from "../../../runtime/package-files.js";
 
 type Message = Record<string, unknown>;
+
+const v2Document = await readPackageJson<Record<string, unknown>>("generated/openapi/v2.json");
 
 const root = new protobuf.Root();
 root.loadSync(fileURLToPath(new URL("../../../runtime/openapi/gnostic-openapi-v2.proto", import.meta.url)), {

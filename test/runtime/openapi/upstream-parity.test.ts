@@ -4,13 +4,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import v2Document from "../../../generated/openapi/v2.js";
-import v3Index from "../../../generated/openapi/v3/index.js";
 import { OpenApiDocuments } from "../../../runtime/openapi/openapi-documents.js";
+import { readPackageJson } from "../../../runtime/package-files.js";
 
 const upstream = join(import.meta.dirname, "../../../../shared/upstream/api/openapi-spec");
 
 type Json = Record<string, unknown>;
+
+const v2Document = await readPackageJson<Json>("generated/openapi/v2.json");
+const v3Index = await readPackageJson<Json>("generated/openapi/v3/index.json");
 
 /** `Kind.path.to.field.x-kubernetes-…` → value, following properties, items and additionalProperties. */
 function markers(schema: unknown, at: string, out: Map<string, string>, skip: (key: string) => boolean): void {

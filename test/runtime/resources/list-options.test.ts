@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { kinds } from "../../../generated/registry.js";
 import { StatusError } from "../../../runtime/errors/status-error.js";
-import { byGroupVersionKind, type ServedKind } from "../../../runtime/registry/lookup.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
+import { kindReference } from "../../../runtime/registry/kinds.js";
+import { byGroupVersionKind } from "../../../runtime/registry/lookup.js";
+import type { ResourceKindRecord, ServedKind } from "../../../runtime/registry/served-kind.js";
 import { selectionFilter } from "../../../runtime/resources/list-options.js";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
 
 function kind(group: string, version: string, name: string): ServedKind {
-  return byGroupVersionKind(kinds, group, version, name) as ServedKind;
+  return kindReference(byGroupVersionKind(kinds, group, version, name) as ResourceKindRecord);
 }
 
 /** The objects of `objects` the field selector keeps. */

@@ -1,12 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { kinds } from "../../../generated/registry.js";
 import { StatusError } from "../../../runtime/errors/status-error.js";
-import { byGroupVersionKind, type ServedKind } from "../../../runtime/registry/lookup.js";
+import { kindReference } from "../../../runtime/registry/kinds.js";
+import { byGroupVersionKind } from "../../../runtime/registry/lookup.js";
+import type { ResourceKindRecord, ServedKind } from "../../../runtime/registry/served-kind.js";
 import { ResourceApi } from "../../../runtime/resources/resource-api.js";
 import { MemoryStore } from "../../../runtime/storage/memory-store.js";
+import { builtinKinds } from "../builtin-kinds.js";
 
 function kind(group: string, version: string, name: string): ServedKind {
-  return byGroupVersionKind(kinds, group, version, name) as ServedKind;
+  return kindReference(byGroupVersionKind(kinds, group, version, name) as ResourceKindRecord);
 }
 
 const configMaps = kind("", "v1", "ConfigMap");
@@ -38,7 +41,11 @@ let api: ResourceApi;
 afterEach(() => api?.close());
 
 function newApi(): ResourceApi {
-  api = new ResourceApi({ store: new MemoryStore(), now: () => new Date("2026-01-02T03:04:05.678Z") });
+  api = new ResourceApi({
+    kinds: builtinKinds(),
+    store: new MemoryStore(),
+    now: () => new Date("2026-01-02T03:04:05.678Z"),
+  });
   return api;
 }
 

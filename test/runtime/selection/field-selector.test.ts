@@ -6,7 +6,7 @@ import {
   notKnownFieldSelector,
   readFieldPath,
   unsupportedFieldError,
-} from "../../../runtime/selection/field-set.js";
+} from "../../../runtime/selection/selectable-field-set.js";
 
 function parsed(s: string) {
   const r = parseFieldSelector(s);

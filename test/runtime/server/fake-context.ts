@@ -1,11 +1,11 @@
 // A RequestContext over an in-memory request, for testing stages without a socket.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { adminUser } from "../../../runtime/access/user-info.js";
 import { BearerTokenAuthenticator } from "../../../runtime/authn/bearer-token.js";
 import { StaticTokenAuthenticator } from "../../../runtime/authn/static-tokens.js";
-import { adminUser } from "../../../runtime/authn/user.js";
 import { PrivilegedGroupAuthorizer } from "../../../runtime/authz/privileged-groups.js";
-import { UnionAuthorizer } from "../../../runtime/authz/union.js";
+import { UnionAuthorizer } from "../../../runtime/authz/union-authorizer.js";
 import { OpenApiDocuments } from "../../../runtime/openapi/openapi-documents.js";
 import { ResourceApi } from "../../../runtime/resources/resource-api.js";
 import type { RequestContext } from "../../../runtime/server/context.js";
@@ -13,6 +13,7 @@ import { ping } from "../../../runtime/server/endpoints/health.js";
 import { InFlightLimit } from "../../../runtime/server/in-flight-limit.js";
 import { RequestWaitGroup } from "../../../runtime/server/request-wait-group.js";
 import { MemoryStore } from "../../../runtime/storage/memory-store.js";
+import { builtinKinds } from "../builtin-kinds.js";
 
 export interface FakeRequest {
   method?: string;
@@ -54,7 +55,7 @@ export function fakeContext(request: FakeRequest = {}): RequestContext {
       log: () => {},
       debug: () => {},
       openapi: new OpenApiDocuments(),
-      resources: new ResourceApi({ store: new MemoryStore() }),
+      resources: new ResourceApi({ kinds: builtinKinds(), store: new MemoryStore() }),
     },
   };
 }

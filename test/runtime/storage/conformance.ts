@@ -8,7 +8,7 @@ import {
   KeyExistsError,
   NotFoundError,
   StoreClosedError,
-} from "../../../runtime/storage/errors.js";
+} from "../../../runtime/storage/storage-errors.js";
 import type { KeyValue, Store, WatchEvent } from "../../../runtime/storage/store.js";
 import type { WatchHubOptions } from "../../../runtime/storage/watch-hub.js";
 

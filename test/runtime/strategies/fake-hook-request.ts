@@ -1,11 +1,11 @@
 // A HookRequest over an access control the test scripts: the authorizer answers and records what it was
 // asked, the token authenticator answers as told, so the review strategies can be driven without a server.
-import type { Authenticated, TokenAuthenticator } from "../../../runtime/authn/authenticator.js";
-import type { UserInfo } from "../../../runtime/authn/user.js";
-import type { Attributes, Authorizer, Decision, SubjectRules } from "../../../runtime/authz/authorizer.js";
+import type { Authenticated, TokenAuthenticator } from "../../../runtime/access/authenticator.js";
+import type { Attributes, Authorizer, Decision, SubjectRules } from "../../../runtime/access/authorizer.js";
+import type { UserInfo } from "../../../runtime/access/user-info.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
 import type { ResourceApi } from "../../../runtime/resources/resource-api.js";
-import type { HookRequest } from "../../../runtime/strategies/hook-request.js";
-import type { KubeObject, Strategy } from "../../../runtime/strategies/strategy.js";
+import type { HookRequest, KindStrategy } from "../../../runtime/strategies/hook-request.js";
 
 export const jane: UserInfo = { name: "jane", groups: ["devs", "system:authenticated"], uid: "u-1" };
 
@@ -54,7 +54,7 @@ export function fakeHookRequest(script: Scripted = {}, user: UserInfo = jane, na
 }
 
 /** Calls the strategy's answerCreate, which every review strategy has. */
-export function answer(strategy: Strategy, obj: KubeObject, request: HookRequest): Promise<KubeObject> {
+export function answer(strategy: KindStrategy, obj: KubeObject, request: HookRequest): Promise<KubeObject> {
   if (strategy.answerCreate === undefined) throw new Error("not a review strategy");
   return strategy.answerCreate(obj, request);
 }

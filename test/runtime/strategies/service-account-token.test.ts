@@ -3,13 +3,13 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { adminUser } from "../../../runtime/access/user-info.js";
 import { BearerTokenAuthenticator } from "../../../runtime/authn/bearer-token.js";
 import type { ServiceAccountTokenIssuer } from "../../../runtime/authn/service-account/token-issuer.js";
 import { StaticTokenAuthenticator } from "../../../runtime/authn/static-tokens.js";
-import { adminUser } from "../../../runtime/authn/user.js";
 import { PrivilegedGroupAuthorizer } from "../../../runtime/authz/privileged-groups.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
 import type { CreateHook, HookRequest } from "../../../runtime/strategies/hook-request.js";
-import type { KubeObject } from "../../../runtime/strategies/strategy.js";
 import {
   type Fixture,
   issuerUrl,
@@ -244,12 +244,12 @@ describe("serviceaccounts/token", () => {
     expect(await fixture.list("secrets")).toEqual([]);
   });
 
-  it("loads before the generated registry (which imports the strategy) without a cycle", async () => {
+  it("loads before the generated strategies table (which imports the strategy) without a cycle", async () => {
     // Node's own ESM loader: vitest's module runner forgives a cycle that Node refuses.
     const script = [
       'const s = await import("./runtime/strategies/service-account.ts");',
-      'const { kinds } = await import("./generated/registry.ts");',
-      'process.stdout.write(String(kinds.find((k) => k.kind === "ServiceAccount").strategy === s.strategy));',
+      'const { strategies } = await import("./generated/strategies.ts");',
+      'process.stdout.write(String(strategies["service-account"] === s.strategy));',
     ].join("\n");
     const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script]);
     expect(stdout).toBe("true");

@@ -2,9 +2,10 @@
 // the attributes asked, the status answered, and kube's validation texts.
 import { describe, expect, it } from "vitest";
 import { StatusError } from "../../../runtime/errors/status-error.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
+import type { Strategy } from "../../../runtime/registry/strategy.js";
 import { strategy as localReview } from "../../../runtime/strategies/local-subject-access-review.js";
 import { strategy as selfReview } from "../../../runtime/strategies/self-subject-access-review.js";
-import type { KubeObject, Strategy } from "../../../runtime/strategies/strategy.js";
 import { strategy as subjectReview } from "../../../runtime/strategies/subject-access-review.js";
 import { answer, fakeHookRequest, jane, type Scripted } from "./fake-hook-request.js";
 

@@ -1,7 +1,7 @@
 // TokenReview against scripted token authenticators: what kube fills in for a good, an unknown and a
 // refused token, the audiences asked and answered, and the required token.
 import { describe, expect, it } from "vitest";
-import { AuthenticationError } from "../../../runtime/authn/authenticator.js";
+import { AuthenticationError } from "../../../runtime/access/authenticator.js";
 import { StatusError } from "../../../runtime/errors/status-error.js";
 import { strategy } from "../../../runtime/strategies/token-review.js";
 import { answer, fakeHookRequest, type Scripted } from "./fake-hook-request.js";

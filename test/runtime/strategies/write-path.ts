@@ -3,15 +3,18 @@
 // rules, with every error formatted as kube prints it. Kinds are looked up in the generated registry, so
 // a test also checks the overlay names the module.
 import { kinds } from "../../../generated/registry.js";
+import { strategies } from "../../../generated/strategies.js";
 import { validation, validationKey } from "../../../generated/validation.js";
 import { formatFieldError } from "../../../runtime/errors/format-field-error.js";
+import type { KubeObject } from "../../../runtime/object/kube-object.js";
 import { byGroupVersionKind } from "../../../runtime/registry/lookup.js";
-import type { KubeObject, Strategy } from "../../../runtime/strategies/strategy.js";
+import type { KindStrategy } from "../../../runtime/strategies/hook-request.js";
 
 export type Kind = readonly [group: string, version: string, kind: string];
 
-export function strategyOf([group, version, kind]: Kind): Strategy {
-  const strategy = byGroupVersionKind(kinds, group, version, kind)?.strategy;
+export function strategyOf([group, version, kind]: Kind): KindStrategy {
+  const name = byGroupVersionKind(kinds, group, version, kind)?.strategy;
+  const strategy = name === undefined ? undefined : strategies[name];
   if (strategy === undefined) throw new Error(`${kind} names no strategy`);
   return strategy;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { formatFieldError } from "../../../runtime/errors/format-field-error.js";
-import { isBase64, isDateTime } from "../../../runtime/validation/formats.js";
+import { isBase64 } from "../../../runtime/validation/formats.js";
 import * as c from "../../../runtime/validation/schema-checks.js";
+import { isDateTime } from "../../../sdk/date-time.js";
 
 const errors = (check: c.Check, value: unknown): string[] =>
   c.run((v, _p, e) => check(v, "spec.x", e), value).map(formatFieldError);

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { StatusError } from "../../../runtime/errors/status-error.js";
 import { MemoryStore } from "../../../runtime/storage/memory-store.js";
+import { ContinueExpiredError, TooLargeResourceVersionError } from "../../../runtime/watch-cache/cache-errors.js";
 import type { CacheEvent } from "../../../runtime/watch-cache/cache-watch.js";
 import { decodeContinue, encodeContinue } from "../../../runtime/watch-cache/continue-token.js";
-import { ContinueExpiredError, TooLargeResourceVersionError } from "../../../runtime/watch-cache/errors.js";
 import { WatchCache } from "../../../runtime/watch-cache/watch-cache.js";
 
 interface Obj {

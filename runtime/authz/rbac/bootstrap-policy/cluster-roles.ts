@@ -2,7 +2,7 @@
 // bootstrappolicy/policy.go), with the feature gates at their v1.36 defaults: DynamicResourceAllocation,
 // KubeletServiceAccountTokenForCredentialProviders, KubeletFineGrainedAuthz, MultiCIDRServiceAllocator,
 // ComponentFlagz and ComponentStatusz on; ClusterTrustBundle(Projection) and PodCertificateRequest off.
-import { allAuthenticated, allUnauthenticated, mastersGroup } from "../../../authn/user.js";
+import { allAuthenticated, allUnauthenticated, mastersGroup } from "../../../access/user-info.js";
 import type { PolicyRule } from "../rule-matches.js";
 import {
   aggregatedClusterRole,

@@ -3,12 +3,10 @@
 // `prefixLength()` and `string(cidr)`, over Go's netip prefixes. Kubernetes wraps a parse failure's text
 // twice ("network address parse error during conversion from string: " appears two times); kapi keeps it.
 
-import { goQuote } from "../../../errors/format-field-error.js";
+import { goQuote } from "../../../errors/go-format.js";
+import { BoolType, IntType, opaqueType, StringType } from "../../common/cel-types.js";
 import type { CelLibrary, CostEstimate, FunctionDecl, OverloadCost, SizeEstimate } from "../../common/decls.js";
-import { BoolType, IntType, opaqueType, StringType } from "../../common/types.js";
 import { CelError, CelOpaque, type CelValue } from "../../common/values.js";
-import { declareFunction, globalOverload, memberOverload } from "../standard/declare.js";
-import { noSuchOverload } from "../standard/errors.js";
 import {
   actualSize,
   addCosts,
@@ -16,7 +14,9 @@ import {
   parsesStringArgument,
   STRING_TRAVERSAL_COST_FACTOR,
   traversalEstimate,
-} from "./cost.js";
+} from "../kubernetes-cost.js";
+import { declareFunction, globalOverload, memberOverload } from "../standard/declare.js";
+import { noSuchOverload } from "../standard/overload-errors.js";
 import { IPType, IPValue, stringToIP } from "./ip.js";
 import {
   is4In6,

@@ -6,12 +6,12 @@
 
 import { labelValueErrors, qualifiedNameErrors } from "../../../selection/label-validation.js";
 import { dns1035LabelErrors, dnsLabelErrors, dnsSubdomainErrors } from "../../../validation/name-formats.js";
+import { listType, opaqueType, optionalType, StringType } from "../../common/cel-types.js";
 import type { CelLibrary, FunctionDecl, OverloadCost } from "../../common/decls.js";
-import { listType, opaqueType, optionalType, StringType } from "../../common/types.js";
 import { ArrayList, CelOpaque, CelOptional, type CelValue } from "../../common/values.js";
-import { REGEX_STRING_LENGTH_COST_FACTOR } from "../standard/cost.js";
+import { actualSize, multiplyByCostFactor, STRING_TRAVERSAL_COST_FACTOR, sizeOf } from "../kubernetes-cost.js";
 import { declareFunction, globalOverload, memberOverload } from "../standard/declare.js";
-import { actualSize, multiplyByCostFactor, STRING_TRAVERSAL_COST_FACTOR, sizeOf } from "./cost.js";
+import { REGEX_STRING_LENGTH_COST_FACTOR } from "../standard/standard-cost.js";
 import { parseRequestURI } from "./go-url.js";
 
 export const NamedFormatType = opaqueType("kubernetes.NamedFormat");

@@ -2,7 +2,7 @@
 // Query, String), which is what Kubernetes' `url()` CEL function exposes. Go works on bytes, so the
 // parser runs on a "byte string" (one char per UTF-8 byte) and converts back at its edges; error texts
 // follow Go's (`parse "…": invalid URI for request`).
-import { goQuote } from "../../../errors/format-field-error.js";
+import { goQuote } from "../../../errors/go-format.js";
 import { parseAddr } from "./netip.js";
 
 export interface GoURL {

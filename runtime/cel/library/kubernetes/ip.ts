@@ -3,13 +3,13 @@
 // `string(ip)`. Addresses parse strictly, as Go's netip does, and neither zones nor IPv4-mapped IPv6
 // addresses are accepted.
 
-import { goQuote } from "../../../errors/format-field-error.js";
+import { goQuote } from "../../../errors/go-format.js";
+import { BoolType, IntType, opaqueType, StringType } from "../../common/cel-types.js";
 import type { CelLibrary, FunctionDecl, OverloadImpl } from "../../common/decls.js";
-import { BoolType, IntType, opaqueType, StringType } from "../../common/types.js";
 import { CelError, CelOpaque, type CelValue } from "../../common/values.js";
+import { parsesStringArgument } from "../kubernetes-cost.js";
 import { declareFunction, globalOverload, memberOverload } from "../standard/declare.js";
-import { noSuchOverload } from "../standard/errors.js";
-import { parsesStringArgument } from "./cost.js";
+import { noSuchOverload } from "../standard/overload-errors.js";
 import {
   type Addr,
   addrBitLen,

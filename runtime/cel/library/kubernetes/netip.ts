@@ -1,7 +1,7 @@
 // IP addresses and prefixes as Go's net/netip parses, prints and classifies them, because Kubernetes'
 // CEL network libraries are thin wrappers over netip: the same strings are accepted, the same canonical
 // forms printed (RFC 5952 for IPv6) and the same parse errors reported.
-import { goQuote } from "../../../errors/format-field-error.js";
+import { goQuote } from "../../../errors/go-format.js";
 import { INT64_MAX } from "../../common/values.js";
 import type { Parsed } from "./parsed.js";
 

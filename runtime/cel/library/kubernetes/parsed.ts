@@ -1,7 +1,7 @@
 // The result of the Go-style parsers behind Kubernetes' CEL constructors (`ip()`, `cidr()`,
 // `quantity()`, `semver()`): the value, or the error text Go would return.
 import { CelError, type CelValue } from "../../common/values.js";
-import { noSuchOverload } from "../standard/errors.js";
+import { noSuchOverload } from "../standard/overload-errors.js";
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 

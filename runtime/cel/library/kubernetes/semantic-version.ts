@@ -1,7 +1,7 @@
 // Semantic versions as github.com/blang/semver/v4 parses and orders them (Parse, Compare), plus the
 // normalizing parse Kubernetes' semver library offers (normalizeAndParse: no leading "v", missing minor or
 // patch filled with 0, leading zeros dropped). Error texts are blang's, since Kubernetes returns them.
-import { goQuote } from "../../../errors/format-field-error.js";
+import { goQuote } from "../../../errors/go-format.js";
 import type { Parsed } from "./parsed.js";
 
 export interface PreRelease {

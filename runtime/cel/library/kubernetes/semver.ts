@@ -2,12 +2,13 @@
 // from 1.33): the `kubernetes.Semver` type, `semver(string[, normalize])`, `isSemver(string[, normalize])`,
 // `major`, `minor`, `patch` and the comparisons. Two versions are equal when they compare equal (build
 // metadata does not count).
+
+import { BoolType, IntType, opaqueType, StringType } from "../../common/cel-types.js";
 import type { CelLibrary, FunctionDecl, OverloadImpl } from "../../common/decls.js";
-import { BoolType, IntType, opaqueType, StringType } from "../../common/types.js";
 import { CelOpaque, type CelValue } from "../../common/values.js";
+import { parsesStringArgument } from "../kubernetes-cost.js";
 import { declareFunction, globalOverload, memberOverload } from "../standard/declare.js";
-import { noSuchOverload } from "../standard/errors.js";
-import { parsesStringArgument } from "./cost.js";
+import { noSuchOverload } from "../standard/overload-errors.js";
 import { parsedValue } from "./parsed.js";
 import {
   compareVersions,

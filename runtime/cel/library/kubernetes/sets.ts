@@ -2,13 +2,14 @@
 // `sets.contains(a, b)`: every element of b is in a; `sets.equivalent(a, b)`: each contains the other
 // (sizes may differ); `sets.intersects(a, b)`: some element is in both. Each costs 1 plus one
 // comparison per pair of elements, twice for equivalence.
+
+import { BoolType, listType, typeParam } from "../../common/cel-types.js";
 import type { CelLibrary, OverloadCost } from "../../common/decls.js";
 import { celEquals } from "../../common/equality.js";
-import { BoolType, listType, typeParam } from "../../common/types.js";
 import type { CelList, CelValue } from "../../common/values.js";
+import { multiplyEstimates } from "../kubernetes-call-cost.js";
+import { actualSize, addCosts, multiplyByCostFactor, sizeOf } from "../kubernetes-cost.js";
 import { declareFunction, globalOverload } from "../standard/declare.js";
-import { multiplyEstimates } from "./call-cost.js";
-import { actualSize, addCosts, multiplyByCostFactor, sizeOf } from "./cost.js";
 
 function has(list: CelList, item: CelValue): boolean {
   for (let i = 0; i < list.size; i++) if (celEquals(list.get(i), item)) return true;

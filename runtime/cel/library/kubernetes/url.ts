@@ -2,12 +2,13 @@
 // `kubernetes.URL` type, `url(string)` and `isURL(string)` (Go's url.ParseRequestURI: an absolute URI or
 // an absolute path) and the getters. `url()` validates with ParseRequestURI and then keeps Go's url.Parse
 // result, so a `#fragment` does not leak into the path or query.
+
+import { BoolType, listType, mapType, opaqueType, StringType } from "../../common/cel-types.js";
 import type { CelLibrary, FunctionDecl, OverloadImpl } from "../../common/decls.js";
-import { BoolType, listType, mapType, opaqueType, StringType } from "../../common/types.js";
 import { ArrayList, CelError, CelOpaque, type CelValue, HashMap } from "../../common/values.js";
+import { parsesStringArgument, sizeOf, traversalEstimate } from "../kubernetes-cost.js";
 import { declareFunction, globalOverload, memberOverload } from "../standard/declare.js";
-import { noSuchOverload } from "../standard/errors.js";
-import { parsesStringArgument, sizeOf, traversalEstimate } from "./cost.js";
+import { noSuchOverload } from "../standard/overload-errors.js";
 import {
   escapedPath,
   type GoURL,

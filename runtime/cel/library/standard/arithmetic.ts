@@ -1,7 +1,7 @@
 // Arithmetic operators: int64 and uint64 with overflow errors (`integer overflow`, `unsigned integer
 // overflow`, `division by zero`, `modulus by zero`), IEEE doubles, concatenation of strings, bytes
 // and lists, and timestamp/duration arithmetic.
-import type { FunctionDecl, OverloadImpl } from "../../common/decls.js";
+
 import {
   BytesType,
   DoubleType,
@@ -12,7 +12,8 @@ import {
   TimestampType,
   typeParam,
   UintType,
-} from "../../common/types.js";
+} from "../../common/cel-types.js";
+import type { FunctionDecl, OverloadImpl } from "../../common/decls.js";
 import {
   CelDuration,
   CelList,
@@ -24,12 +25,12 @@ import {
   UINT64_MAX,
 } from "../../common/values.js";
 import { concatLists } from "./containers.js";
-import { concatCost, listConcatCost } from "./cost.js";
 import { declareFunction, generic, globalOverload } from "./declare.js";
 import { addDurations, subtractDurations } from "./durations.js";
-import { divisionByZero, intOverflow, modulusByZero, noSuchOverload, uintOverflow } from "./errors.js";
+import { divisionByZero, intOverflow, modulusByZero, noSuchOverload, uintOverflow } from "./overload-errors.js";
+import { concatCost, listConcatCost } from "./standard-cost.js";
+import { addToTimestamp, subtractFromTimestamp, timestampDifference } from "./standard-timestamps.js";
 import { concatBytes } from "./text.js";
-import { addToTimestamp, subtractFromTimestamp, timestampDifference } from "./timestamps.js";
 
 function checkedInt(n: bigint): CelValue {
   return n < INT64_MIN || n > INT64_MAX ? intOverflow() : n;

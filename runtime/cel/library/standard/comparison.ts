@@ -1,8 +1,7 @@
 // Equality and ordering: `==` / `!=` on any two values (CEL's heterogeneous equality), `<` `<=` `>`
 // `>=` on bools, numbers of any mix of int, uint and double (compared exactly; NaN cannot be ordered),
 // strings (by code point), bytes, timestamps and durations.
-import type { FunctionDecl, OverloadCost, OverloadImpl } from "../../common/decls.js";
-import { celEquals, compareNumbers } from "../../common/equality.js";
+
 import {
   BoolType,
   BytesType,
@@ -14,14 +13,16 @@ import {
   TimestampType,
   typeParam,
   UintType,
-} from "../../common/types.js";
+} from "../../common/cel-types.js";
+import type { FunctionDecl, OverloadCost, OverloadImpl } from "../../common/decls.js";
+import { celEquals, compareNumbers } from "../../common/equality.js";
 import { CelDuration, CelError, CelTimestamp, CelUint, type CelValue } from "../../common/values.js";
-import { comparisonCost } from "./cost.js";
 import { declareFunction, generic, globalOverload } from "./declare.js";
 import { compareDurations } from "./durations.js";
-import { nanNotOrdered, noSuchOverload } from "./errors.js";
+import { nanNotOrdered, noSuchOverload } from "./overload-errors.js";
+import { comparisonCost } from "./standard-cost.js";
+import { compareTimestamps } from "./standard-timestamps.js";
 import { compareBytes, compareStrings } from "./text.js";
-import { compareTimestamps } from "./timestamps.js";
 
 /** -1, 0 or 1; an error for operands that cannot be ordered. */
 type Order = (a: CelValue, b: CelValue) => number | CelError;

@@ -2,8 +2,7 @@
 // numeric keys matching across int, uint and double), `in`, and list concatenation. Lists decoded from
 // Kubernetes objects with `x-kubernetes-list-type: set` concatenate as a union and those with `map` as
 // a merge by their keys, as Kubernetes' unstructured lists do.
-import type { FunctionDecl, OverloadImpl } from "../../common/decls.js";
-import { celEquals } from "../../common/equality.js";
+
 import {
   BoolType,
   BytesType,
@@ -13,7 +12,9 @@ import {
   StringType,
   typeName,
   typeParam,
-} from "../../common/types.js";
+} from "../../common/cel-types.js";
+import type { FunctionDecl, OverloadImpl } from "../../common/decls.js";
+import { celEquals } from "../../common/equality.js";
 import {
   ArrayList,
   CelError,
@@ -26,10 +27,10 @@ import {
   mapKeyOf,
   typeOfValue,
 } from "../../common/values.js";
-import { inListCost } from "./cost.js";
 import { declareFunction, generic, globalOverload, memberOverload } from "./declare.js";
-import { noSuchOverload } from "./errors.js";
 import { formatDouble } from "./number-text.js";
+import { noSuchOverload } from "./overload-errors.js";
+import { inListCost } from "./standard-cost.js";
 import { codePointLength } from "./text.js";
 
 const A = typeParam("A");

@@ -1,7 +1,8 @@
 // Small builders for the standard library's declarations: a function with its overloads, global or
 // receiver-style overloads, and the type parameters of generic ones.
+
+import type { CelType } from "../../common/cel-types.js";
 import type { FunctionDecl, OverloadCost, OverloadDecl, OverloadImpl } from "../../common/decls.js";
-import type { CelType } from "../../common/types.js";
 
 export function declareFunction(name: string, ...overloads: OverloadDecl[]): FunctionDecl {
   return { name, overloads };

@@ -3,8 +3,8 @@
 // m h); text out is the seconds with the shortest decimal digits (`3723.5s`); arithmetic overflow is
 // "integer overflow".
 import { CelDuration, type CelError, INT64_MAX, INT64_MIN } from "../../common/values.js";
-import { conversionError, intOverflow } from "./errors.js";
 import { formatFixed } from "./number-text.js";
+import { conversionError, intOverflow } from "./overload-errors.js";
 
 const UNIT_NANOS: ReadonlyMap<string, bigint> = new Map([
   ["ns", 1n],

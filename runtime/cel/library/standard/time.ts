@@ -1,14 +1,15 @@
 // The timestamp and duration accessors: `t.getFullYear()`, `t.getHours('America/New_York')`,
 // `d.getMinutes()`, … with cel-go's overload ids. Timestamp fields are in UTC unless a time zone is
 // given; months, days of the month and days of the year count from zero, `getDate()` from one.
+
+import { DurationType, IntType, StringType, TimestampType } from "../../common/cel-types.js";
 import type { FunctionDecl, OverloadImpl } from "../../common/decls.js";
-import { DurationType, IntType, StringType, TimestampType } from "../../common/types.js";
 import { CelDuration, CelError, CelTimestamp } from "../../common/values.js";
 import { declareFunction, memberOverload } from "./declare.js";
 import { durationHours, durationMilliseconds, durationMinutes, durationSeconds } from "./durations.js";
-import { noSuchOverload } from "./errors.js";
+import { noSuchOverload } from "./overload-errors.js";
+import { type CalendarFields, calendarFields } from "./standard-timestamps.js";
 import { resolveTimeZone } from "./time-zones.js";
-import { type CalendarFields, calendarFields } from "./timestamps.js";
 
 type Field = (fields: CalendarFields, t: CelTimestamp) => number;
 

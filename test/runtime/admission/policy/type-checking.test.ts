@@ -7,9 +7,10 @@ import {
 } from "../../../../runtime/admission/policy/type-checking.js";
 import { ResourceApi } from "../../../../runtime/resources/resource-api.js";
 import { MemoryStore } from "../../../../runtime/storage/memory-store.js";
+import { builtinKinds } from "../../builtin-kinds.js";
 
 const store = new MemoryStore();
-const api = new ResourceApi({ store });
+const api = new ResourceApi({ kinds: builtinKinds(), store });
 const checker = PolicyTypeChecker.for(api);
 afterAll(async () => {
   api.close();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuthenticationError } from "../../../../runtime/authn/authenticator.js";
+import { AuthenticationError } from "../../../../runtime/access/authenticator.js";
 import { parseAuthenticationConfig } from "../../../../runtime/authn/jwt/authentication-config.js";
 import { JwtAuthenticator, type JwtAuthenticatorOptions } from "../../../../runtime/authn/jwt/jwt-authenticator.js";
 import { JwtAuthenticators } from "../../../../runtime/authn/jwt/jwt-authenticators.js";
-import { AudienceAgnosticTokenAuthenticator } from "../../../../runtime/authn/union.js";
+import { AudienceAgnosticTokenAuthenticator } from "../../../../runtime/authn/union-authenticator.js";
 import { TestIssuer } from "./oidc-issuer.js";
 
 let issuer: TestIssuer;

@@ -2,10 +2,8 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  type AuthenticationConfiguration,
-  loadAuthenticationConfig,
-} from "../../../../runtime/authn/jwt/authentication-config.js";
+import { loadAuthenticationConfig } from "../../../../runtime/authn/jwt/authentication-config.js";
+import type { AuthenticationConfiguration } from "../../../../runtime/authn/jwt/authentication-configuration.js";
 import { watchAuthenticationConfig } from "../../../../runtime/authn/jwt/watch-authentication-config.js";
 
 const dir = mkdtempSync(join(tmpdir(), "kapi-authn-watch-"));

@@ -1,9 +1,9 @@
 // A ResourceApi over a memory store holding the objects service account tokens name, a clock the tests
 // move, and the issuer and authenticator built on both.
 import type { KeyObject } from "node:crypto";
-import { AuthenticationError } from "../../../../runtime/authn/authenticator.js";
+import { AuthenticationError } from "../../../../runtime/access/authenticator.js";
 import { type CoreResource, coreKind } from "../../../../runtime/authn/service-account/core-objects.js";
-import { generateSigningKey } from "../../../../runtime/authn/service-account/keys.js";
+import { generateSigningKey } from "../../../../runtime/authn/service-account/signing-keys.js";
 import {
   ServiceAccountTokenAuthenticator,
   type ServiceAccountTokenAuthenticatorOptions,
@@ -12,10 +12,11 @@ import {
   ServiceAccountTokenIssuer,
   type ServiceAccountTokenIssuerOptions,
 } from "../../../../runtime/authn/service-account/token-issuer.js";
+import type { KubeObject } from "../../../../runtime/object/kube-object.js";
 import type { DeleteOptions } from "../../../../runtime/resources/delete-object.js";
 import { ResourceApi } from "../../../../runtime/resources/resource-api.js";
 import { MemoryStore } from "../../../../runtime/storage/memory-store.js";
-import type { KubeObject } from "../../../../runtime/strategies/strategy.js";
+import { builtinKinds } from "../../builtin-kinds.js";
 
 export const issuerUrl = "https://kubernetes.default.svc.cluster.local";
 export const namespace = "default";
@@ -35,7 +36,7 @@ export interface Fixture {
 }
 
 export function startFixture(): Fixture {
-  const resources = new ResourceApi({ store: new MemoryStore() });
+  const resources = new ResourceApi({ kinds: builtinKinds(), store: new MemoryStore() });
   const clock = { now: new Date() };
   const now = () => clock.now;
   const key = generateSigningKey();

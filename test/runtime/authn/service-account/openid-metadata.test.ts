@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import { keyId, verificationKey } from "../../../../runtime/authn/service-account/keys.js";
 import { openIDMetadata } from "../../../../runtime/authn/service-account/openid-metadata.js";
+import { keyId, verificationKey } from "../../../../runtime/authn/service-account/signing-keys.js";
 import { type Fixture, issuerUrl, startFixture } from "./fixture.js";
 
 let fixture: Fixture;

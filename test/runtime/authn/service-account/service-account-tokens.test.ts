@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { keyId } from "../../../../runtime/authn/service-account/keys.js";
 import {
   defaultServiceAccountIssuer,
   serviceAccountTokens,
   validateServiceAccountOptions,
 } from "../../../../runtime/authn/service-account/service-account-tokens.js";
+import { keyId } from "../../../../runtime/authn/service-account/signing-keys.js";
 import { type Fixture, serviceAccount, startFixture, uidOf } from "./fixture.js";
 
 let fixture: Fixture;

@@ -2,13 +2,13 @@ import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypt
 import { CompactSign } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { legacyIssuer } from "../../../../runtime/authn/service-account/claims.js";
-import { keyId } from "../../../../runtime/authn/service-account/keys.js";
 import { invalidSinceLabel, lastUsedLabel } from "../../../../runtime/authn/service-account/legacy-token-validator.js";
+import { keyId } from "../../../../runtime/authn/service-account/signing-keys.js";
 import type {
   ServiceAccountTokenIssuerOptions,
   TokenSubject,
 } from "../../../../runtime/authn/service-account/token-issuer.js";
-import type { KubeObject } from "../../../../runtime/strategies/strategy.js";
+import type { KubeObject } from "../../../../runtime/object/kube-object.js";
 import {
   type Fixture,
   issuerUrl,

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { compactVerify } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import { keyId } from "../../../../runtime/authn/service-account/keys.js";
+import { keyId } from "../../../../runtime/authn/service-account/signing-keys.js";
 import { ServiceAccountTokenIssuer } from "../../../../runtime/authn/service-account/token-issuer.js";
 import { type Fixture, headerOf, issuerUrl, payloadOf, startFixture } from "./fixture.js";
 

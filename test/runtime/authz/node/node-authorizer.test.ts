@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Attributes } from "../../../../runtime/authz/authorizer.js";
+import type { Attributes } from "../../../../runtime/access/authorizer.js";
 import { NodeAuthorizer, nodeIdentity } from "../../../../runtime/authz/node/node-authorizer.js";
 import { NodeGraph } from "../../../../runtime/authz/node/node-graph.js";
 import { resourceRequest } from "../authz-fixtures.js";

@@ -1,5 +1,5 @@
 // Pods and volumes for Node authorizer tests.
-import type { KubeObject } from "../../../../runtime/strategies/strategy.js";
+import type { KubeObject } from "../../../../runtime/object/kube-object.js";
 
 export function pod(
   namespace: string,

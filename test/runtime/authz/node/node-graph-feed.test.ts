@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startNodeAuthorizer } from "../../../../runtime/authz/node/start-node-authorizer.js";
 import { ResourceApi } from "../../../../runtime/resources/resource-api.js";
 import { MemoryStore } from "../../../../runtime/storage/memory-store.js";
+import { builtinKinds } from "../../builtin-kinds.js";
 import { eventually, kind } from "../../controllers/controller-harness.js";
 import { resourceRequest } from "../authz-fixtures.js";
 import { persistentVolume, pod } from "./node-fixtures.js";
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 async function setup() {
   const store = new MemoryStore();
-  const api = new ResourceApi({ store });
+  const api = new ResourceApi({ kinds: builtinKinds(), store });
   const controller = new AbortController();
   const errors: unknown[] = [];
   cleanup = async () => {

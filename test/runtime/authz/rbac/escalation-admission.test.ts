@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UserInfo } from "../../../../runtime/authn/user.js";
+import type { UserInfo } from "../../../../runtime/access/user-info.js";
 import type { PolicyRule } from "../../../../runtime/authz/rbac/rule-matches.js";
-import type { KubeObject } from "../../../../runtime/strategies/strategy.js";
+import type { KubeObject } from "../../../../runtime/object/kube-object.js";
 import { failure } from "../../controllers/controller-harness.js";
 import {
   clusterRole,

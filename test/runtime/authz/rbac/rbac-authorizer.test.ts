@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Attributes } from "../../../../runtime/authz/authorizer.js";
+import type { Attributes } from "../../../../runtime/access/authorizer.js";
 import { RbacAuthorizer } from "../../../../runtime/authz/rbac/rbac-authorizer.js";
 import { RbacIndex } from "../../../../runtime/authz/rbac/rbac-index.js";
 import {

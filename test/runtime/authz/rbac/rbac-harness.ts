@@ -1,9 +1,10 @@
 // A ResourceApi over a MemoryStore with a running RbacIndex, the RBAC authorizer behind system:masters
 // (kube's chain), and RBAC escalation prevention as admission. Writes are made as the server's own
 // controllers unless a user is given, and each returns once the index shows its result.
+
+import type { Attributes } from "../../../../runtime/access/authorizer.js";
+import type { UserInfo } from "../../../../runtime/access/user-info.js";
 import type { AdmissionRequestInfo } from "../../../../runtime/admission/admission.js";
-import type { UserInfo } from "../../../../runtime/authn/user.js";
-import type { Attributes } from "../../../../runtime/authz/authorizer.js";
 import { PrivilegedGroupAuthorizer } from "../../../../runtime/authz/privileged-groups.js";
 import { RbacEscalationAdmission } from "../../../../runtime/authz/rbac/escalation-admission.js";
 import { RbacAuthorizer } from "../../../../runtime/authz/rbac/rbac-authorizer.js";
@@ -16,11 +17,12 @@ import {
 } from "../../../../runtime/authz/rbac/rbac-index.js";
 import type { PolicyRule } from "../../../../runtime/authz/rbac/rule-matches.js";
 import type { Subject } from "../../../../runtime/authz/rbac/subjects.js";
-import { UnionAuthorizer } from "../../../../runtime/authz/union.js";
-import type { ServedKind } from "../../../../runtime/registry/lookup.js";
+import { UnionAuthorizer } from "../../../../runtime/authz/union-authorizer.js";
+import type { KubeObject } from "../../../../runtime/object/kube-object.js";
+import type { ServedKind } from "../../../../runtime/registry/served-kind.js";
 import { ResourceApi } from "../../../../runtime/resources/resource-api.js";
 import { MemoryStore } from "../../../../runtime/storage/memory-store.js";
-import type { KubeObject } from "../../../../runtime/strategies/strategy.js";
+import { builtinKinds } from "../../builtin-kinds.js";
 import { eventually } from "../../controllers/controller-harness.js";
 
 const apiVersion = "rbac.authorization.k8s.io/v1";
@@ -132,7 +134,7 @@ export function requestBy(who: UserInfo): AdmissionRequestInfo {
 
 export async function startRbac(): Promise<RbacHarness> {
   const store = new MemoryStore();
-  const api = new ResourceApi({ store });
+  const api = new ResourceApi({ kinds: builtinKinds(), store });
   const index = new RbacIndex(api);
   const errors: unknown[] = [];
   const abort = new AbortController();

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ObjectTable } from "../../../../runtime/authz/rbac/rbac-index.js";
-import type { KubeObject } from "../../../../runtime/strategies/strategy.js";
+import { clusterRoleKind, ObjectTable, RbacIndex } from "../../../../runtime/authz/rbac/rbac-index.js";
+import type { KubeObject } from "../../../../runtime/object/kube-object.js";
+import { ResourceApi } from "../../../../runtime/resources/resource-api.js";
+import { MemoryStore } from "../../../../runtime/storage/memory-store.js";
+import { builtinKinds } from "../../builtin-kinds.js";
 
 function at(name: string, revision: number, namespace?: string): KubeObject {
   return { metadata: { name, resourceVersion: String(revision), ...(namespace ? { namespace } : {}) } };
@@ -51,5 +54,36 @@ describe("the RBAC index's table", () => {
     table.remove(at("a", 4));
     table.relisted([at("a", 4)], 6);
     expect(table.get("", "a")).toBeUndefined();
+  });
+});
+
+describe("the RBAC index's synced()", () => {
+  const role = (name: string): KubeObject => ({
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRole",
+    metadata: { name },
+  });
+
+  it("resolves once objects written just before are in, by their revision or by a consistent list", async () => {
+    const store = new MemoryStore();
+    const api = new ResourceApi({ kinds: builtinKinds(), store });
+    const index = new RbacIndex(api);
+    const abort = new AbortController();
+    const running = index.run({ signal: abort.signal, log: () => {} });
+    try {
+      await index.ready;
+      const written = await api.create({ kind: clusterRoleKind }, role("by-revision"));
+      const revision = Number((written.metadata as { resourceVersion: string }).resourceVersion);
+      await index.synced(new Map([[clusterRoleKind, revision]]));
+      expect(index.clusterRole("by-revision")).toBeDefined();
+      await api.create({ kind: clusterRoleKind }, role("by-list"));
+      await index.synced();
+      expect(index.clusterRole("by-list")).toBeDefined();
+    } finally {
+      abort.abort();
+      await running;
+      api.close();
+      await store.close();
+    }
   });
 });

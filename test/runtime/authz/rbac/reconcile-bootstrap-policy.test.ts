@@ -12,12 +12,13 @@ import {
 } from "../../../../runtime/authz/rbac/rbac-index.js";
 import { reconcileBootstrapPolicy } from "../../../../runtime/authz/rbac/reconcile-bootstrap-policy.js";
 import { namespaces } from "../../../../runtime/controllers/core-kinds.js";
-import type { ServedKind } from "../../../../runtime/registry/lookup.js";
+import type { KubeObject } from "../../../../runtime/object/kube-object.js";
+import type { ServedKind } from "../../../../runtime/registry/served-kind.js";
 import { ResourceApi } from "../../../../runtime/resources/resource-api.js";
 import { MemoryStore } from "../../../../runtime/storage/memory-store.js";
 import { SqliteStore } from "../../../../runtime/storage/sqlite-store.js";
 import type { Store } from "../../../../runtime/storage/store.js";
-import type { KubeObject } from "../../../../runtime/strategies/strategy.js";
+import { builtinKinds } from "../../builtin-kinds.js";
 
 interface Server {
   api: ResourceApi;
@@ -34,7 +35,7 @@ afterEach(async () => {
 });
 
 function serve(store: Store = new MemoryStore()): Server {
-  const api = new ResourceApi({ store });
+  const api = new ResourceApi({ kinds: builtinKinds(), store });
   api.addAdmission(namespaceLifecycle(api));
   const server = { api, store };
   open.push(server);

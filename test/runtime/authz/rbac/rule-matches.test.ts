@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Attributes } from "../../../../runtime/authz/authorizer.js";
+import type { Attributes } from "../../../../runtime/access/authorizer.js";
 import { type PolicyRule, ruleAllows } from "../../../../runtime/authz/rbac/rule-matches.js";
 
 function resource(verb: string, group: string, res: string, sub = "", name = ""): Attributes {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileMatchConditions, evaluateMatchConditions } from "../../../../runtime/authz/webhook/match-conditions.js";
-import { subjectAccessReviewSpec } from "../../../../runtime/authz/webhook/subject-access-review.js";
+import { subjectAccessReviewSpec } from "../../../../runtime/authz/webhook/review-request.js";
 import { pathRequest, resourceRequest } from "../authz-fixtures.js";
 
 const user = { name: "jane", groups: ["dev"] };

@@ -3,7 +3,6 @@
 // (Kubernetes enables those, so kapi's standard library declares them), and the fields of its protobuf
 // test messages those tests use, as object types (which is how kapi models Kubernetes schemas).
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { CelLibrary, FunctionDecl, VariableDecl } from "../../../../runtime/cel/common/decls.js";
 import {
   BoolType,
   BytesType,
@@ -21,7 +20,8 @@ import {
   TimestampType,
   typeOfType,
   UintType,
-} from "../../../../runtime/cel/common/types.js";
+} from "../../../../runtime/cel/common/cel-types.js";
+import type { CelLibrary, FunctionDecl, VariableDecl } from "../../../../runtime/cel/common/decls.js";
 import { standardLibrary } from "../../../../runtime/cel/library/standard.js";
 import { declsFromJson } from "../conformance/proto-json.js";
 

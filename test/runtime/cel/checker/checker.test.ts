@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatCheckedType } from "../../../../runtime/cel/checker/format-type.js";
 import type { CheckedAst, Expr } from "../../../../runtime/cel/common/ast.js";
-import { checkedAdorner, toDebugString } from "../../../../runtime/cel/common/debug-string.js";
-import type { CelLibrary, VariableDecl } from "../../../../runtime/cel/common/decls.js";
-import { CelIssues } from "../../../../runtime/cel/common/issues.js";
 import {
   BoolType,
   type CelType,
@@ -15,7 +12,10 @@ import {
   optionalType,
   StringType,
   TimestampType,
-} from "../../../../runtime/cel/common/types.js";
+} from "../../../../runtime/cel/common/cel-types.js";
+import { checkedAdorner, toDebugString } from "../../../../runtime/cel/common/debug-string.js";
+import type { CelLibrary, VariableDecl } from "../../../../runtime/cel/common/decls.js";
+import { CelIssues } from "../../../../runtime/cel/common/issues.js";
 import type { CelValue } from "../../../../runtime/cel/common/values.js";
 import { CelEnv } from "../../../../runtime/cel/env.js";
 import { bindingsLibrary } from "../../../../runtime/cel/library/bindings.js";

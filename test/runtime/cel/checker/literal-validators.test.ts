@@ -4,12 +4,12 @@ import {
   homogeneousAggregateIssues,
   literalValidatorsLibrary,
 } from "../../../../runtime/cel/checker/literal-validators.js";
+import { DynType } from "../../../../runtime/cel/common/cel-types.js";
 import { CelIssues } from "../../../../runtime/cel/common/issues.js";
-import { DynType } from "../../../../runtime/cel/common/types.js";
 import { CelEnv } from "../../../../runtime/cel/env.js";
-import { kubernetesBaseEnv } from "../../../../runtime/cel/kubernetes/base-environment.js";
 import { standardLibrary } from "../../../../runtime/cel/library/standard.js";
 import { stringsLibrary } from "../../../../runtime/cel/library/strings.js";
+import { kubernetesBaseEnv } from "../../../../runtime/cel/rules/base-environment.js";
 
 const env = kubernetesBaseEnv().extend([{ name: "x", type: DynType }]);
 

@@ -28,7 +28,7 @@ import {
   typeOfType,
   typeParam,
   UintType,
-} from "../../../../runtime/cel/common/types.js";
+} from "../../../../runtime/cel/common/cel-types.js";
 
 const A = typeParam("A");
 const B = typeParam("B");

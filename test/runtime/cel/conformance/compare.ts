@@ -1,5 +1,5 @@
 // How the harness compares a result with the suite's expectation and prints values in reports.
-import { formatType, typeName } from "../../../../runtime/cel/common/types.js";
+import { formatType, typeName } from "../../../../runtime/cel/common/cel-types.js";
 import {
   CelDuration,
   CelError,

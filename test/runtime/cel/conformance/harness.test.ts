@@ -3,7 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { formatType, typeName } from "../../../../runtime/cel/common/types.js";
+import { formatType, typeName } from "../../../../runtime/cel/common/cel-types.js";
 import { ArrayList, CelDuration, CelTimestamp, CelUint, HashMap } from "../../../../runtime/cel/common/values.js";
 import { sameValue } from "./compare.js";
 import { NeedsProtobuf, typeFromJson, valueFromJson } from "./proto-json.js";

@@ -2,7 +2,6 @@
 // and kapi's CEL values and types. Anything that needs a protobuf message kapi does not model (TestAllTypes,
 // wrappers, Struct/Value/Any payloads, enums) raises NeedsProtobuf, which the runner reports as a skip.
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { FunctionDecl, OverloadDecl, VariableDecl } from "../../../../runtime/cel/common/decls.js";
 import {
   AnyType,
   BoolType,
@@ -22,7 +21,8 @@ import {
   typeOfType,
   typeParam,
   UintType,
-} from "../../../../runtime/cel/common/types.js";
+} from "../../../../runtime/cel/common/cel-types.js";
+import type { FunctionDecl, OverloadDecl, VariableDecl } from "../../../../runtime/cel/common/decls.js";
 import {
   ArrayList,
   CelDuration,

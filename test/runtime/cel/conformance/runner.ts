@@ -6,9 +6,9 @@
 // absent matcher expects `true`.
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { CheckedAst, ParsedAst } from "../../../../runtime/cel/common/ast.js";
+import { formatType } from "../../../../runtime/cel/common/cel-types.js";
 import type { CelLibrary, MacroDecl } from "../../../../runtime/cel/common/decls.js";
 import { CelIssues } from "../../../../runtime/cel/common/issues.js";
-import { formatType } from "../../../../runtime/cel/common/types.js";
 import { CelError, type CelValue } from "../../../../runtime/cel/common/values.js";
 import { CelEnv } from "../../../../runtime/cel/env.js";
 import { standardMacros } from "../../../../runtime/cel/parser/macros.js";

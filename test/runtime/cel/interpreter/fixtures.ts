@@ -8,8 +8,6 @@ import type {
   ParsedAst,
   Reference,
 } from "../../../../runtime/cel/common/ast.js";
-import type { FunctionDecl, OverloadDecl, OverloadImpl } from "../../../../runtime/cel/common/decls.js";
-import { celEquals } from "../../../../runtime/cel/common/equality.js";
 import {
   BoolType,
   type CelType,
@@ -18,7 +16,10 @@ import {
   listType,
   StringType,
   typeParam,
-} from "../../../../runtime/cel/common/types.js";
+} from "../../../../runtime/cel/common/cel-types.js";
+import type { FunctionDecl, OverloadDecl, OverloadImpl } from "../../../../runtime/cel/common/decls.js";
+import { celEquals } from "../../../../runtime/cel/common/equality.js";
+import type { Activation, EvalResult } from "../../../../runtime/cel/common/evaluation.js";
 import {
   ArrayList,
   CelError,
@@ -28,7 +29,7 @@ import {
   INT64_MAX,
   INT64_MIN,
 } from "../../../../runtime/cel/common/values.js";
-import type { Activation, CelEnv, EvalResult } from "../../../../runtime/cel/env.js";
+import type { CelEnv } from "../../../../runtime/cel/env.js";
 import { plan } from "../../../../runtime/cel/interpreter/planner.js";
 
 let nextId = 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IntType, listType, objectType, optionalType, StringType } from "../../../../runtime/cel/common/types.js";
+import { IntType, listType, objectType, optionalType, StringType } from "../../../../runtime/cel/common/cel-types.js";
 import {
   ArrayList,
   CelError,

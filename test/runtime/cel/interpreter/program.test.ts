@@ -1,8 +1,5 @@
 // Programs compiled through the environment (parser, checker, standard library), then planned.
 import { describe, expect, it } from "vitest";
-import type { VariableDecl } from "../../../../runtime/cel/common/decls.js";
-import { CelIssues } from "../../../../runtime/cel/common/issues.js";
-import { jsonToCel } from "../../../../runtime/cel/common/json-value.js";
 import {
   BytesType,
   DynType,
@@ -11,9 +8,13 @@ import {
   mapType,
   objectType,
   StringType,
-} from "../../../../runtime/cel/common/types.js";
+} from "../../../../runtime/cel/common/cel-types.js";
+import type { VariableDecl } from "../../../../runtime/cel/common/decls.js";
+import type { ProgramOptions } from "../../../../runtime/cel/common/evaluation.js";
+import { CelIssues } from "../../../../runtime/cel/common/issues.js";
+import { jsonToCel } from "../../../../runtime/cel/common/json-to-cel.js";
 import { ArrayList, type CelError, CelOptional, type CelValue } from "../../../../runtime/cel/common/values.js";
-import { CelEnv, type ProgramOptions } from "../../../../runtime/cel/env.js";
+import { CelEnv } from "../../../../runtime/cel/env.js";
 import { LiteralObject } from "../../../../runtime/cel/interpreter/literals.js";
 import { plan } from "../../../../runtime/cel/interpreter/planner.js";
 import { optionalsLibrary } from "../../../../runtime/cel/library/optionals.js";

@@ -3,14 +3,21 @@
 // TestListsRuntimeErrors, TestListsVersion and the version 3 TestListsCosts), plus the ordering of equal
 // sort keys, which follows Go's sort.Slice.
 import { describe, expect, it } from "vitest";
-import { estimateCost, type SizeEstimator } from "../../../../runtime/cel/checker/cost.js";
+import { estimateCost, type SizeEstimator } from "../../../../runtime/cel/checker/cost-estimator.js";
+import {
+  type CelType,
+  DynType,
+  IntType,
+  listType,
+  mapType,
+  StringType,
+} from "../../../../runtime/cel/common/cel-types.js";
 import type { CostEstimate } from "../../../../runtime/cel/common/decls.js";
 import { CelIssues } from "../../../../runtime/cel/common/issues.js";
-import { type CelType, DynType, IntType, listType, mapType, StringType } from "../../../../runtime/cel/common/types.js";
 import { ArrayList, CelError, CelList, type CelValue, HashMap } from "../../../../runtime/cel/common/values.js";
 import { CelEnv } from "../../../../runtime/cel/env.js";
-import { MAX_COST } from "../../../../runtime/cel/library/kubernetes/cost.js";
-import { listsExtLibrary } from "../../../../runtime/cel/library/lists.js";
+import { MAX_COST } from "../../../../runtime/cel/library/kubernetes-cost.js";
+import { listsExtLibrary } from "../../../../runtime/cel/library/lists-extension.js";
 import { optionalsLibrary } from "../../../../runtime/cel/library/optionals.js";
 import { standardLibrary } from "../../../../runtime/cel/library/standard.js";
 import { overload } from "./kubernetes/call-overload.js";

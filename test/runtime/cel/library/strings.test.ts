@@ -4,7 +4,6 @@
 // the cel-spec string_ext conformance file).
 import { describe, expect, it } from "vitest";
 import type { CheckedAst, Expr } from "../../../../runtime/cel/common/ast.js";
-import type { CelLibrary, OverloadCost } from "../../../../runtime/cel/common/decls.js";
 import {
   type CelType,
   DynType,
@@ -12,7 +11,8 @@ import {
   listType,
   objectType,
   StringType,
-} from "../../../../runtime/cel/common/types.js";
+} from "../../../../runtime/cel/common/cel-types.js";
+import type { CelLibrary, OverloadCost } from "../../../../runtime/cel/common/decls.js";
 import {
   ArrayList,
   CelDuration,
@@ -26,7 +26,7 @@ import {
   HashMap,
   INT64_MAX,
 } from "../../../../runtime/cel/common/values.js";
-import type { ContextualCost } from "../../../../runtime/cel/library/kubernetes/call-cost.js";
+import type { ContextualCost } from "../../../../runtime/cel/library/kubernetes-call-cost.js";
 import {
   LATEST_STRINGS_VERSION,
   stringFormatIssues,

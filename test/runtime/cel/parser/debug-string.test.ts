@@ -2,13 +2,13 @@
 // layout, entry adornments and the checked form with types and references.
 import { describe, expect, it } from "vitest";
 import type { CheckedAst, Expr } from "../../../../runtime/cel/common/ast.js";
+import { type CelType, IntType } from "../../../../runtime/cel/common/cel-types.js";
 import {
   checkedAdorner,
   formatLiteral,
   kindAdorner,
   toDebugString,
 } from "../../../../runtime/cel/common/debug-string.js";
-import { type CelType, IntType } from "../../../../runtime/cel/common/types.js";
 import { CelUint } from "../../../../runtime/cel/common/values.js";
 import { parseOk } from "./support.js";
 

@@ -5,7 +5,7 @@ import {
 } from "../../../../runtime/crd/conversion/custom-resource-converter.js";
 import { defaultServiceResolver } from "../../../../runtime/crd/conversion/webhook-endpoint.js";
 import { StatusError } from "../../../../runtime/errors/status-error.js";
-import type { KubeObject } from "../../../../runtime/strategies/strategy.js";
+import type { KubeObject } from "../../../../runtime/object/kube-object.js";
 import {
   type ConversionWebhook,
   type Reply,

@@ -1,7 +1,7 @@
 // Pruning and defaulting of custom resources as the apiextensions server's decoder does them.
 import { describe, expect, it } from "vitest";
 import { customResourceSchema } from "../../../../runtime/crd/schema/custom-resource-schema.js";
-import { toStructuralSchema } from "../../../../runtime/crd/schema/structural-schema.js";
+import { toStructuralSchema } from "../../../../runtime/crd/schema/definition-structural-schema.js";
 import { specSchema } from "./spec-schema.js";
 
 const typeMeta = { apiVersion: "example.com/v1", kind: "Widget" };

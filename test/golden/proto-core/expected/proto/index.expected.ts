@@ -6,9 +6,6 @@ export interface ProtoFileEntry {
   package: string;
 }
 
-/** generated/proto/ itself: the root the paths below and the imports in the files resolve against. */
-export const protoRoot: URL = new URL(".", import.meta.url);
-
 export const protoFiles: readonly ProtoFileEntry[] = [
   { path: "core/v1.proto", package: "k8s.io.api.core.v1" },
   { path: "meta/intstr.proto", package: "k8s.io.apimachinery.pkg.util.intstr" },

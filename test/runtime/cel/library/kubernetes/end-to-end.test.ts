@@ -2,7 +2,7 @@
 // network_ext conformance file with the IP and CIDR libraries.
 import type { JsonObject } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import type { Attributes } from "../../../../../runtime/authz/authorizer.js";
+import type { Attributes } from "../../../../../runtime/access/authorizer.js";
 import { CelIssues } from "../../../../../runtime/cel/common/issues.js";
 import { CelError, CelList, CelMap, type CelValue } from "../../../../../runtime/cel/common/values.js";
 import { CelEnv } from "../../../../../runtime/cel/env.js";
@@ -11,10 +11,10 @@ import {
   authorizerLibrary,
   authorizerSelectorsLibrary,
   newAuthorizerValue,
-} from "../../../../../runtime/cel/library/kubernetes/authorizer.js";
+} from "../../../../../runtime/cel/library/kubernetes/authorizer-library.js";
 import { cidrLibrary } from "../../../../../runtime/cel/library/kubernetes/cidr.js";
 import { ipLibrary } from "../../../../../runtime/cel/library/kubernetes/ip.js";
-import { quantityLibrary } from "../../../../../runtime/cel/library/kubernetes/quantity.js";
+import { quantityLibrary } from "../../../../../runtime/cel/library/kubernetes/quantity-library.js";
 import { semverLibrary } from "../../../../../runtime/cel/library/kubernetes/semver.js";
 import { urlLibrary } from "../../../../../runtime/cel/library/kubernetes/url.js";
 import { standardLibrary } from "../../../../../runtime/cel/library/standard.js";

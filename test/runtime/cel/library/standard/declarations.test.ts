@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatType } from "../../../../../runtime/cel/common/types.js";
+import { formatType } from "../../../../../runtime/cel/common/cel-types.js";
 import { overload, standardFunctions } from "./overloads.js";
 
 // cel-go's common/stdlib declarations: overload id → signature (receiver first for member overloads).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CelDuration, CelError, type CelTimestamp } from "../../../../../runtime/cel/common/values.js";
 import { formatDuration, parseDuration } from "../../../../../runtime/cel/library/standard/durations.js";
-import { formatTimestamp, parseTimestamp } from "../../../../../runtime/cel/library/standard/timestamps.js";
+import { formatTimestamp, parseTimestamp } from "../../../../../runtime/cel/library/standard/standard-timestamps.js";
 import { call, message } from "./overloads.js";
 
 function ts(text: string): CelTimestamp {

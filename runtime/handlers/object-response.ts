@@ -1,0 +1,141 @@
+// Writing a resource handler's answer in the format the client negotiated: JSON or protobuf straight from
+// the cached serializations when nothing needs transforming (lists assembled from their items' bytes),
+// otherwise YAML, Table or PartialObjectMetadata built from the objects. Warnings from the write path travel
+// as `Warning` headers.
+
+import { encodeObject, writeEncoded } from "../codecs/encode-response.js";
+import { toPartialObjectMetadata, toPartialObjectMetadataList } from "../codecs/partial-object-metadata.js";
+import { envelopeRaw, PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
+import { kindHasMessage } from "../codecs/protobuf/kind-messages.js";
+import { encodeProtobuf, encodeProtobufList } from "../codecs/protobuf/protobuf-response.js";
+import { negotiateResponse, type ResponseFormat } from "../codecs/response-format.js";
+import { toTable } from "../codecs/table.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { apiVersionOf } from "../registry/kinds.js";
+import type { ServedKind } from "../registry/served-kind.js";
+import type { ListResult, ReadItem } from "../resources/resource-api.js";
+import { jsonAt, viewAt } from "../resources/versioned.js";
+import type { RequestContext } from "../server/context.js";
+import type { CachedObject } from "../watch-cache/cached-object.js";
+import { warningHeaders } from "./warning-headers.js";
+
+export function responseFormat(
+  ctx: RequestContext,
+  target: { list: boolean; watch: boolean; kind?: ServedKind },
+): ResponseFormat {
+  const served = target.kind;
+  const kind =
+    served === undefined
+      ? {}
+      : { kind: { group: served.group, kind: served.kind }, protobuf: () => kindHasMessage(served) };
+  return negotiateResponse(
+    ctx.req.headers.accept,
+    ctx.url.searchParams,
+    { list: target.list, watch: target.watch, ...kind },
+    ctx.req.headers["user-agent"],
+  );
+}
+
+/** The protobuf body of the cached object in `kind`'s version, made once and kept with the object. */
+export function protobufAt(cached: CachedObject<KubeObject>, kind: ServedKind): Uint8Array {
+  const key = `protobuf:${kind.version}`;
+  let bytes = cached.encoded.get(key);
+  if (bytes === undefined) {
+    bytes = encodeProtobuf(viewAt(cached, kind));
+    cached.encoded.set(key, bytes);
+  }
+  return bytes;
+}
+
+const newline = Buffer.from("\n");
+
+export function headersFor(warnings: readonly string[] | undefined): Record<string, string[]> {
+  return warnings === undefined || warnings.length === 0 ? {} : { Warning: warningHeaders(warnings) };
+}
+
+/** The value a single object is sent as in `format` (a Status is sent as itself whatever was asked). */
+export function transformObject(
+  format: ResponseFormat,
+  kind: ServedKind,
+  object: KubeObject,
+  noHeaders = false,
+): unknown {
+  if (object.kind === "Status") return object;
+  if (format.kind === "table") {
+    return toTable([object], kind, { includeObject: format.includeObject, version: format.version, noHeaders });
+  }
+  if (format.kind === "partial-object-metadata") return toPartialObjectMetadata(object, format.version);
+  return object;
+}
+
+export function sendObject(
+  ctx: RequestContext,
+  format: ResponseFormat,
+  code: number,
+  kind: ServedKind,
+  object: KubeObject,
+  options: { warnings?: readonly string[]; item?: ReadItem } = {},
+): void {
+  const headers = headersFor([...(ctx.warnings ?? []), ...(options.warnings ?? [])]);
+  if (format.kind === "json" && !format.pretty && options.item !== undefined) {
+    const body = Buffer.concat([jsonAt(options.item.cached, kind), newline]);
+    writeEncoded(ctx.req, ctx.res, code, { contentType: "application/json", body }, headers);
+    return;
+  }
+  if (format.kind === "protobuf" && options.item !== undefined) {
+    const bytes = protobufAt(options.item.cached, kind);
+    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    writeEncoded(ctx.req, ctx.res, code, { contentType: PROTOBUF_MEDIA_TYPE, body }, headers);
+    return;
+  }
+  writeEncoded(ctx.req, ctx.res, code, encodeObject(format, transformObject(format, kind, object)), headers);
+}
+
+function listMeta(result: ListResult): Record<string, unknown> {
+  return {
+    resourceVersion: String(result.resourceVersion),
+    ...(result.continue === undefined ? {} : { continue: result.continue }),
+    ...(result.remainingItemCount === undefined ? {} : { remainingItemCount: result.remainingItemCount }),
+  };
+}
+
+export function listKindOf(kind: ServedKind): string {
+  return kind.listKind ?? `${kind.kind}List`;
+}
+
+export function sendList(ctx: RequestContext, format: ResponseFormat, kind: ServedKind, result: ListResult): void {
+  const metadata = listMeta(result);
+  const headers = headersFor(ctx.warnings);
+  if (format.kind === "json" && !format.pretty) {
+    // The list is assembled from each item's shared serialization rather than re-encoding every object.
+    const head = `{"kind":${JSON.stringify(listKindOf(kind))},"apiVersion":${JSON.stringify(apiVersionOf(kind))},"metadata":${JSON.stringify(metadata)},"items":[`;
+    const parts: Uint8Array[] = [Buffer.from(head)];
+    result.items.forEach((item, i) => {
+      if (i > 0) parts.push(Buffer.from(","));
+      parts.push(jsonAt(item.cached, kind));
+    });
+    parts.push(Buffer.from("]}\n"));
+    writeEncoded(ctx.req, ctx.res, 200, { contentType: "application/json", body: Buffer.concat(parts) }, headers);
+    return;
+  }
+  if (format.kind === "protobuf") {
+    const items = result.items.map((item) => envelopeRaw(protobufAt(item.cached, kind)));
+    const body = encodeProtobufList(apiVersionOf(kind), listKindOf(kind), metadata, items);
+    writeEncoded(ctx.req, ctx.res, 200, { contentType: PROTOBUF_MEDIA_TYPE, body }, headers);
+    return;
+  }
+  const objects = result.items.map((item) => item.object);
+  let value: unknown;
+  if (format.kind === "table") {
+    value = toTable(objects, kind, {
+      includeObject: format.includeObject,
+      version: format.version,
+      listMeta: metadata,
+    });
+  } else if (format.kind === "partial-object-metadata") {
+    value = toPartialObjectMetadataList(objects, metadata, format.version);
+  } else {
+    value = { kind: listKindOf(kind), apiVersion: apiVersionOf(kind), metadata, items: objects };
+  }
+  writeEncoded(ctx.req, ctx.res, 200, encodeObject(format, value), headers);
+}

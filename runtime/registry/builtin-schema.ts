@@ -1,0 +1,28 @@
+// A built-in kind's schema as the generated tables give it: validators and defaulters (generated/validation.ts)
+// and the field table (generated/fields.ts), keyed by group, version and kind.
+import { fieldTable } from "../../generated/fields.js";
+import { type KindValidation, validation, validationKey } from "../../generated/validation.js";
+import { schemaForKind } from "../apply/typed/managed-schema.js";
+import type { GroupVersionKind } from "./kind-record.js";
+import type { KindSchema } from "./served-kind.js";
+
+const schemas = new Map<string, KindSchema>();
+
+/** Kinds the tables hold no validators for (shared meta kinds) have none to run. */
+const noValidation: KindValidation = { validate: () => [], default: () => {} };
+
+export function builtinSchema(kind: GroupVersionKind): KindSchema {
+  const key = validationKey(kind.group, kind.version, kind.kind);
+  let schema = schemas.get(key);
+  if (schema === undefined) {
+    const { validate, default: applyDefaults, celSchema } = validation[key] ?? noValidation;
+    schema = {
+      validate,
+      default: applyDefaults,
+      ...(celSchema === undefined ? {} : { celSchema }),
+      fields: schemaForKind(fieldTable, key),
+    };
+    schemas.set(key, schema);
+  }
+  return schema;
+}

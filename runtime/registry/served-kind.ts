@@ -1,0 +1,56 @@
+// A kind as one server serves it: the generated table's record with its strategy resolved, or a version of a
+// custom resource carrying what the tables give built-in kinds (validation, defaults, fields, conversion).
+import type { ManagedSchema } from "../apply/typed/managed-schema.js";
+import type { StructuralSchema } from "../cel/rules/structural-schema.js";
+import type { FieldError } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import type { KindRecord, ResourceRecord } from "./kind-record.js";
+import type { Strategy } from "./strategy.js";
+
+/** A kind table's record of a kind with a resource. */
+export type ResourceKindRecord = KindRecord & { resource: ResourceRecord };
+
+/**
+ * What a kind's schema gives the write path, alike for built-in kinds (from the generated tables) and custom
+ * ones (from their definition).
+ */
+export interface KindSchema {
+  /** Structural errors, paths starting at the object's top-level fields. */
+  validate(obj: unknown): FieldError[];
+  /** Schema defaults, in place (for a custom kind also on every read from storage). */
+  default(obj: unknown): void;
+  /** The schema whose CEL rules (x-kubernetes-validations) apply, for kinds that have any. */
+  celSchema?: StructuralSchema;
+  /** The schema field ownership (server-side apply) and strategic merge patch walk objects with. */
+  fields: ManagedSchema;
+}
+
+/**
+ * A kind as a KindRegistry serves it: its record with the strategy resolved and its schema; kinds defined at
+ * run time (custom resources) also carry what only they have (pruning, conversion by their definition).
+ */
+export type ServedKind = Omit<KindRecord, "strategy"> & {
+  resource: ResourceRecord;
+  strategy?: Strategy;
+  schema: KindSchema;
+  custom?: CustomKind;
+};
+
+export interface CustomKind extends KindSchema {
+  /** The definition's name (`crontabs.stable.example.com`) and uid: a kind is replaced when either changes. */
+  definition: { name: string; uid: string };
+  /** Different for every build of the kind: views of stored objects made for an earlier one are not reused. */
+  viewKey: string;
+  /** Removes undeclared fields in place; returns their paths (`spec.foo`). */
+  prune(obj: unknown): string[];
+  /** The served kind of the version objects are stored in. */
+  storage(): ServedKind;
+  /** Objects of the definition's group, any version, in `version`. */
+  convert(objects: KubeObject[], version: string): Promise<KubeObject[]>;
+  /** Present when conversion needs no round trip (strategy None). */
+  convertSync?(obj: KubeObject, version: string): KubeObject;
+  /** The Warning every request to this version gets when the version is deprecated. */
+  deprecationWarning?: string;
+  /** The definition is being deleted: its objects can be read and deleted, not created. */
+  terminating?: boolean;
+}

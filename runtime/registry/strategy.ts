@@ -1,0 +1,50 @@
+// Behaviour a schema cannot declare, kept in a small module per concern under runtime/strategies/ and named
+// by schemas (`strategy: <module>` on a kind). The KindRegistry hands each served kind its strategy, so the
+// runtime calls hooks without ever testing for a kind by name. Every hook sees the object in the version of
+// the kind record that names the strategy (the request's version). These hooks work on objects alone; hooks
+// that answer requests (review kinds, subresource creates) are the strategies layer's RequestHooks.
+import type { FieldError } from "../errors/field-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+
+export interface Strategy {
+  /** Defaults that depend on other values (a container's pull policy from its image tag). */
+  default?(obj: KubeObject): void;
+  /**
+   * After the generic preparation of a create (system metadata set, status dropped when the kind has a
+   * status subresource): initial values the server owns (a pod's Pending phase).
+   */
+  prepareForCreate?(obj: KubeObject): void;
+  /**
+   * After the generic preparation of an update of the main resource (`subresource` undefined; status
+   * kept from `old`) or of a subresource (`status`: everything but status kept from `old`).
+   */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, subresource?: string): void;
+  /** Checks beyond the schema's structural rules; returns field errors, never throws them. */
+  validate?(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[];
+  /** Non-fatal remarks sent back as `Warning` headers (deprecated fields, odd values). */
+  warnings?(obj: KubeObject, old?: KubeObject): string[];
+  /**
+   * The kind keeps metadata.generation (1 on create, moved on by spec changes). Default: kinds with a
+   * status subresource, where spec and status are written apart.
+   */
+  tracksGeneration?: boolean;
+  /** false: a PUT must carry a resourceVersion (kube's AllowUnconditionalUpdate, false for leases). */
+  allowUnconditionalUpdate?: boolean;
+  /** A PUT to a name that does not exist creates it (kube's AllowCreateOnUpdate). */
+  allowCreateOnUpdate?: boolean;
+  /**
+   * Seconds a delete waits before the object goes (pods on a node); undefined deletes at once.
+   * `requested` is DeleteOptions.gracePeriodSeconds.
+   */
+  gracePeriodSeconds?(obj: KubeObject, requested: number | undefined): number | undefined;
+  /** What the first delete changes besides deletionTimestamp (a namespace's Terminating phase). */
+  prepareForDelete?(obj: KubeObject): void;
+  /** A deleting object stays while this holds, even without metadata.finalizers (a namespace's spec.finalizers). */
+  deletionHeld?(obj: KubeObject): boolean;
+  /** Metadata is checked by apimachinery's rules only, as the apiextensions server checks it (any qualified finalizer). */
+  genericObjectMeta?: boolean;
+  /** A delete answers with the deleted object instead of a success Status. */
+  returnDeletedObject?: boolean;
+  /** Propagation when DeleteOptions name none: kube orphans dependents of a few legacy kinds. */
+  defaultPropagationPolicy?: "Orphan" | "Background";
+}

@@ -1,0 +1,54 @@
+// Who is asking: the server's authenticator decides (client certificate, bearer token, proxy headers or
+// anonymous); bad or missing credentials are a 401 whose body says no more than "Unauthorized", as kube's.
+import type { X509Certificate } from "node:crypto";
+import { X509Certificate as Certificate } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { AuthenticationError, type AuthenticationRequest } from "../../access/authenticator.js";
+import { unauthorized } from "../../errors/status-error.js";
+import type { Stage } from "../context.js";
+
+const chains = new WeakMap<object, readonly X509Certificate[]>();
+
+/** The certificate chain the TLS peer sent, read once per connection; none without one (in-process requests). */
+function peerCertificates(req: IncomingMessage): readonly X509Certificate[] {
+  const socket = req.socket as Partial<TLSSocket> | undefined;
+  if (typeof socket?.getPeerCertificate !== "function") return [];
+  const known = chains.get(req.socket);
+  if (known) return known;
+  const chain: X509Certificate[] = [];
+  let cert = socket.getPeerCertificate(true);
+  const seen = new Set<string>();
+  while (cert?.raw !== undefined && !seen.has(cert.fingerprint256)) {
+    seen.add(cert.fingerprint256);
+    chain.push(new Certificate(cert.raw));
+    cert = cert.issuerCertificate;
+  }
+  chains.set(req.socket, chain);
+  return chain;
+}
+
+export function authenticationRequest(req: IncomingMessage, path: string): AuthenticationRequest {
+  return {
+    headers: req.headers,
+    path,
+    headersDistinct: req.headersDistinct,
+    peerCertificates: () => peerCertificates(req),
+  };
+}
+
+export const authentication: Stage = {
+  name: "authentication",
+  async run(ctx, next) {
+    let result: Awaited<ReturnType<typeof ctx.server.access.authenticator.authenticate>>;
+    try {
+      result = await ctx.server.access.authenticator.authenticate(authenticationRequest(ctx.req, ctx.path));
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      throw unauthorized();
+    }
+    if (result === undefined) throw unauthorized();
+    ctx.user = result.user;
+    await next();
+  },
+};

@@ -1,2 +1,0 @@
-// Stands in for the runtime module so the expected generated code typechecks in place.
-export * from "../../../../../../runtime/cel/kubernetes/structural-schema.js";
