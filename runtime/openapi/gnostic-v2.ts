@@ -4,8 +4,9 @@
 // gnostic compiles JSON: camelCase keys fill the snake_case fields of the same name, JSON objects used as
 // maps become ordered (name, value) lists, `x-` keys become vendor extensions, and free-form values
 // (extensions, `default`, `example`, `enum` entries) travel as YAML text.
-import protobuf from "protobufjs";
+import type protobuf from "protobufjs";
 import { toGoYaml } from "../codecs/go-yaml.js";
+import { protobufjs } from "../codecs/protobuf/protobufjs.js";
 import { packageFile } from "../package-files.js";
 
 type Json = Record<string, unknown>;
@@ -15,7 +16,7 @@ let documentType: protobuf.Type | undefined;
 
 function loadDocumentType(): protobuf.Type {
   if (documentType === undefined) {
-    const root = new protobuf.Root();
+    const root = new (protobufjs().Root)();
     root.loadSync(packageFile("runtime/openapi/gnostic-openapi-v2.proto"), { keepCase: true });
     root.resolveAll();
     documentType = root.lookupType("openapi.v2.Document");
@@ -59,7 +60,7 @@ function jsonKey(field: string): string {
 
 function fieldValue(field: protobuf.Field, json: unknown): unknown {
   const type = field.resolvedType;
-  if (type instanceof protobuf.Type) {
+  if (type instanceof protobufjs().Type) {
     if (!field.repeated) return toMessage(type, json);
     return Array.isArray(json) ? json.map((item) => toMessage(type, item)) : undefined;
   }
@@ -102,7 +103,7 @@ function toMessage(type: protobuf.Type, json: unknown): Message {
       value = Object.entries(json)
         .filter(([name]) => name.startsWith("x-"))
         .map(([name, v]) => ({ name, value: { yaml: toGoYaml(v) } }));
-    } else if (field.repeated && entryType instanceof protobuf.Type && entryType.name.startsWith("Named")) {
+    } else if (field.repeated && entryType instanceof protobufjs().Type && entryType.name.startsWith("Named")) {
       // A map: the whole object (Definitions, Properties) or its non-extension keys (Paths, Responses).
       value = namedEntries(entryType, json, hasExtensions);
     } else {

@@ -4,7 +4,7 @@
 // turn into a stream of requests to the issuer. Errors are go-oidc's (`failed to verify id token
 // signature`, `oidc: get keys failed: 500 Internal Server Error …`).
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { compactVerify } from "jose";
+import { joseModule } from "../jose-module.js";
 import { type IssuerClient, responseJson } from "./issuer-client.js";
 
 interface PublicKey {
@@ -81,7 +81,7 @@ export class RemoteKeySet {
       if (kid !== undefined && kid !== "" && candidate.kid !== kid) continue;
       if (candidate.alg !== undefined && candidate.alg !== alg) continue;
       try {
-        return (await compactVerify(token, candidate.key, { algorithms: [alg] })).payload;
+        return (await (await joseModule()).compactVerify(token, candidate.key, { algorithms: [alg] })).payload;
       } catch {
         // Not this key: try the next.
       }

@@ -3,7 +3,8 @@
 // set at /openid/v1/jwks, so that relying parties outside the cluster can verify service account tokens.
 // kube installs neither endpoint when the issuer is no valid https URL; `openIDMetadata` throws then, with
 // kube's words, for the caller to log and skip them.
-import { exportJWK } from "jose";
+
+import { joseModule } from "../jose-module.js";
 import type { VerificationKey } from "./signing-keys.js";
 
 export const openIDConfigurationPath = "/.well-known/openid-configuration";
@@ -62,7 +63,7 @@ function jwksUriOf(options: OpenIDMetadataOptions): string {
 
 /** A public JWK as go-jose writes it: use, kty, kid, crv, alg, then the key's numbers. */
 async function publicJwk(key: VerificationKey): Promise<Record<string, unknown>> {
-  const jwk = await exportJWK(key.publicKey);
+  const jwk = await (await joseModule()).exportJWK(key.publicKey);
   return jwk.kty === "EC"
     ? { use: "sig", kty: "EC", kid: key.keyId, crv: jwk.crv, alg: key.algorithm, x: jwk.x, y: jwk.y }
     : { use: "sig", kty: "RSA", kid: key.keyId, alg: key.algorithm, n: jwk.n, e: jwk.e };

@@ -5,12 +5,12 @@
 // Bound tokens always look their account and bound object up; `--service-account-lookup` governs legacy
 // (secret-based) tokens only, as in kube.
 import type { KeyObject } from "node:crypto";
-import { compactVerify, decodeProtectedHeader } from "jose";
 import { type Authenticated, AuthenticationError, type TokenAuthenticator } from "../../access/authenticator.js";
 import type { UserInfo } from "../../access/user-info.js";
 import { serviceAccountGroups, serviceAccountUsername } from "../../access/user-info.js";
 import { goQuote } from "../../errors/go-format.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
+import { joseModule } from "../jose-module.js";
 import { type ServiceAccountInfo, validateBoundToken } from "./bound-token-validator.js";
 import { legacyIssuer } from "./claims.js";
 import { validateLegacyToken } from "./legacy-token-validator.js";
@@ -76,7 +76,9 @@ function unverifiedPayload(token: string): Record<string, unknown> | undefined {
 /** The protected header's key id; undefined when the header is not a JWS header (not a token of ours). */
 function protectedHeader(token: string): { kid?: string } | undefined {
   try {
-    const { kid } = decodeProtectedHeader(token);
+    const header: unknown = JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString("utf8"));
+    if (typeof header !== "object" || header === null || Array.isArray(header)) return undefined;
+    const { kid } = header as { kid?: unknown };
     return typeof kid === "string" && kid !== "" ? { kid } : {};
   } catch {
     return undefined;
@@ -158,7 +160,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     for (const key of candidates) {
       let payload: Uint8Array;
       try {
-        ({ payload } = await compactVerify(token, key.publicKey));
+        ({ payload } = await (await joseModule()).compactVerify(token, key.publicKey));
       } catch {
         continue;
       }

@@ -5,8 +5,8 @@
 
 import type { KeyObject } from "node:crypto";
 import { randomUUID } from "node:crypto";
-import { CompactSign } from "jose";
 import { serviceAccountUsername } from "../../access/user-info.js";
+import { joseModule } from "../jose-module.js";
 import type { BoundTokenClaims, KubernetesClaim, NodeRef, ObjectRef } from "./claims.js";
 import { type VerificationKey, verificationKey } from "./signing-keys.js";
 
@@ -118,6 +118,7 @@ export class ServiceAccountTokenIssuer {
       nbf: iat,
       sub: serviceAccountUsername(namespace, name),
     };
+    const { CompactSign } = await joseModule();
     const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
       .setProtectedHeader({ alg: this.key.algorithm, kid: this.key.keyId })
       .sign(this.signingKey);

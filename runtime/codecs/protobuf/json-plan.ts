@@ -2,9 +2,10 @@
 // definition it encodes (generated/fields.ts), and what each one holds. Built once per message and
 // definition, walking both side by side from a kind, since the .proto files carry wire names and numbers
 // only and the field table carries JSON names and shapes only.
-import protobuf from "protobufjs";
+import type protobuf from "protobufjs";
 import { fieldTable } from "../../../generated/fields.js";
 import type { FieldNode } from "../field-table.js";
+import { protobufjs } from "./protobufjs.js";
 import { namedForms, type WireForm } from "./wire-forms.js";
 
 /** The protobuf scalars kapi's schemas produce (generator/schema/proto-type.ts). */
@@ -67,7 +68,8 @@ const embeddedMeta = new Set([
 /** The Go field gogo names in its errors: the .proto name capitalized, or the type of an embedded meta. */
 function goName(field: protobuf.FieldBase): string {
   const type = field.resolvedType;
-  if (field.name === "metadata" && type instanceof protobuf.Type && embeddedMeta.has(type.fullName)) return type.name;
+  if (field.name === "metadata" && type instanceof protobufjs().Type && embeddedMeta.has(type.fullName))
+    return type.name;
   return field.name.charAt(0).toUpperCase() + field.name.slice(1);
 }
 
@@ -77,7 +79,7 @@ function scalar(message: protobuf.Type, field: protobuf.FieldBase): ValuePlan {
 }
 
 function messageType(field: protobuf.FieldBase): protobuf.Type | undefined {
-  return field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
+  return field.resolvedType instanceof protobufjs().Type ? field.resolvedType : undefined;
 }
 
 /** The plan of a message written as `n`, a definition of generated/fields.ts. */

@@ -1,15 +1,16 @@
 // The generated .proto files (generated/proto/) as protobufjs reflection: every message kapi's schemas
 // declare, with its field numbers and types. They are read on the first protobuf body, so a server whose
 // clients speak JSON never loads them.
-import protobuf from "protobufjs";
+import type protobuf from "protobufjs";
 import { protoFiles } from "../../../generated/proto/index.js";
 import { packageFile } from "../../package-files.js";
+import { protobufjs } from "./protobufjs.js";
 
 let root: protobuf.Root | undefined;
 
 function loadedRoot(): protobuf.Root {
   if (root === undefined) {
-    const loading = new protobuf.Root();
+    const loading = new (protobufjs().Root)();
     // Imports inside the files are paths below generated/proto/, like the paths the index lists.
     loading.resolvePath = (_origin, target) => packageFile(`generated/proto/${target}`);
     loading.loadSync(
@@ -25,7 +26,7 @@ function loadedRoot(): protobuf.Root {
 /** A message by its fully qualified name (`k8s.io.api.apps.v1.Deployment`). */
 export function protoMessage(qualified: string): protobuf.Type | undefined {
   const found = loadedRoot().lookup(`.${qualified}`);
-  return found instanceof protobuf.Type ? found : undefined;
+  return found instanceof protobufjs().Type ? found : undefined;
 }
 
 /** The protobuf package of a schema file, by its path below generated/proto/ (`apps/v1.proto`). */
