@@ -13,7 +13,7 @@ import { storageVersionHash } from "../discovery/storage-version-hash.js";
 import type { Schema } from "../openapi/schema-refs.js";
 import type { KindRecord, PrinterColumn, SelectableField, SubresourceRecord, Verb } from "../registry/kind-record.js";
 import type { CustomVersion } from "../registry/kind-registry.js";
-import type { CustomKind, ServedKind } from "../registry/served-kind.js";
+import type { CustomKind, KindVersions, ServedKind } from "../registry/served-kind.js";
 import type { Strategy } from "../registry/strategy.js";
 import { compareKubeAwareVersions, stabilityOf } from "../registry/version-names.js";
 import { customResourceConverter } from "./conversion/custom-resource-converter.js";
@@ -115,19 +115,16 @@ export function customResource(crd: CustomResourceDefinition, names: CustomResou
     const warning = deprecationWarning(group, version, names.kind);
     const custom: CustomKind = {
       definition,
-      viewKey: `${definition.uid}/${crd.metadata?.generation ?? 0}`,
       validate: (obj) => schema.validate(obj),
       default: (obj) => schema.default(obj),
       prune: (obj) => schema.prune(obj),
       ...(schema.celSchema === undefined ? {} : { celSchema: schema.celSchema }),
       fields: schema.fields,
       storage,
-      convert: (objects, to) => converter.convert(objects, to),
-      ...(converter.convertSync === undefined ? {} : { convertSync: converter.convertSync.bind(converter) }),
       ...(warning === undefined ? {} : { deprecationWarning: warning }),
       ...(terminating ? { terminating } : {}),
     };
-    const record: Omit<ServedKind, "custom" | "schema"> = {
+    const record: Omit<ServedKind, "custom" | "schema" | "versions"> = {
       group,
       version: version.name,
       kind: names.kind,
@@ -150,7 +147,14 @@ export function customResource(crd: CustomResourceDefinition, names: CustomResou
       },
       strategy: customResourceStrategy,
     };
-    byVersion.set(version.name, { ...record, schema: custom, custom } as ServedKind);
+    const kindVersions: KindVersions = {
+      // Different for every build of the kind: views of stored objects made for an earlier one are not reused.
+      viewKey: `${definition.uid}/${crd.metadata?.generation ?? 0}`,
+      convert: (objects, to) => converter.convert(objects, to),
+      ...(converter.convertSync === undefined ? {} : { convertSync: converter.convertSync.bind(converter) }),
+      finishRead: (obj) => schema.default(obj),
+    };
+    byVersion.set(version.name, { ...record, schema: custom, versions: kindVersions, custom } as ServedKind);
   }
 
   const servedVersions = versions

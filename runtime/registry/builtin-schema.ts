@@ -1,10 +1,15 @@
 // A built-in kind's schema as the generated tables give it: validators and defaulters (generated/validation.ts)
-// and the field table (generated/fields.ts), keyed by group, version and kind.
+// and the field table (generated/fields.ts), keyed by group, version and kind; and its versions, converted
+// through the generated conversion table.
+import { conversionTable } from "../../generated/conversions.js";
 import { fieldTable } from "../../generated/fields.js";
 import { type KindValidation, validation, validationKey } from "../../generated/validation.js";
 import { schemaForKind } from "../apply/typed/managed-schema.js";
+import { convert } from "../conversion/convert.js";
+import type { JsonObject } from "../conversion/json-values.js";
+import type { KubeObject } from "../object/kube-object.js";
 import type { GroupVersionKind } from "./kind-record.js";
-import type { KindSchema } from "./served-kind.js";
+import type { KindSchema, KindVersions } from "./served-kind.js";
 
 const schemas = new Map<string, KindSchema>();
 
@@ -26,3 +31,14 @@ export function builtinSchema(kind: GroupVersionKind): KindSchema {
   }
   return schema;
 }
+
+function convertBuiltin(obj: KubeObject, version: string): KubeObject {
+  return convert(conversionTable, obj as JsonObject, version) as KubeObject;
+}
+
+/** Every built-in kind converts at once, through the generated table. */
+export const builtinVersions: KindVersions = {
+  convertSync: convertBuiltin,
+  convert: async (objects, version) => objects.map((obj) => convertBuiltin(obj, version)),
+  viewKey: "",
+};

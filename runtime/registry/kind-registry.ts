@@ -8,7 +8,7 @@ import { routes as builtinRoutes } from "../../generated/routes.js";
 import type { ServedGroupVersion, ServedResource } from "../discovery/served.js";
 import { createRouteMatcher, type RouteMatch } from "../routing/match-route.js";
 import { resourceRoutes } from "../routing/resource-routes.js";
-import { builtinSchema } from "./builtin-schema.js";
+import { builtinSchema, builtinVersions } from "./builtin-schema.js";
 import { builtinStorageRecords, storageRecordOf } from "./kinds.js";
 import { byGroupVersionKind, byGroupVersionResource } from "./lookup.js";
 import { isEnabled, type RuntimeConfig } from "./runtime-config.js";
@@ -213,7 +213,8 @@ export class KindRegistry {
       const { strategy: name, ...rest } = record;
       const strategy = name === undefined ? undefined : this.#strategies[name];
       const schema = builtinSchema(record);
-      served = strategy === undefined ? { ...rest, schema } : { ...rest, strategy, schema };
+      const versions = builtinVersions;
+      served = strategy === undefined ? { ...rest, schema, versions } : { ...rest, strategy, schema, versions };
       this.#resolved.set(record, served);
     }
     return served;

@@ -2,7 +2,7 @@
 // generation.
 import { kinds } from "../../generated/registry.js";
 import type { GroupThing } from "../errors/status-error.js";
-import { builtinSchema } from "./builtin-schema.js";
+import { builtinSchema, builtinVersions } from "./builtin-schema.js";
 import type { ResourceKindRecord, ServedKind } from "./served-kind.js";
 
 /** Records of the version each built-in resource is stored in, by group and resource. */
@@ -56,5 +56,5 @@ export function tracksGeneration(kind: ServedKind): boolean {
 /** A table record as a reference to its kind, for in-server code that names kinds: ResourceApi serves it. */
 export function kindReference(record: ResourceKindRecord): ServedKind {
   const { strategy: _name, ...reference } = record;
-  return { ...reference, schema: builtinSchema(record) };
+  return { ...reference, schema: builtinSchema(record), versions: builtinVersions };
 }

@@ -26,29 +26,39 @@ export interface KindSchema {
 }
 
 /**
- * A kind as a KindRegistry serves it: its record with the strategy resolved and its schema; kinds defined at
- * run time (custom resources) also carry what only they have (pruning, conversion by their definition).
+ * How objects of a kind's group move between its versions on reads and writes: for built-in kinds through the
+ * generated conversion table, for custom kinds as their definition says (None, or a webhook round trip).
+ */
+export interface KindVersions {
+  /** Objects of the group, any served version, in `version` at once; absent when that needs a round trip. */
+  convertSync?(obj: KubeObject, version: string): KubeObject;
+  /** The same for several objects, with the round trip where one is needed. */
+  convert(objects: KubeObject[], version: string): Promise<KubeObject[]>;
+  /** Changes with every build of the kind, so views made for an earlier one are not reused ("" for built-in kinds). */
+  viewKey: string;
+  /** What every read view gets before it is shared (a custom kind's schema defaults); absent: nothing. */
+  finishRead?(obj: KubeObject): void;
+}
+
+/**
+ * A kind as a KindRegistry serves it: its record with the strategy resolved, its schema and its versions;
+ * kinds defined at run time (custom resources) also carry what only they have (pruning, their definition).
  */
 export type ServedKind = Omit<KindRecord, "strategy"> & {
   resource: ResourceRecord;
   strategy?: Strategy;
   schema: KindSchema;
+  versions: KindVersions;
   custom?: CustomKind;
 };
 
 export interface CustomKind extends KindSchema {
   /** The definition's name (`crontabs.stable.example.com`) and uid: a kind is replaced when either changes. */
   definition: { name: string; uid: string };
-  /** Different for every build of the kind: views of stored objects made for an earlier one are not reused. */
-  viewKey: string;
   /** Removes undeclared fields in place; returns their paths (`spec.foo`). */
   prune(obj: unknown): string[];
   /** The served kind of the version objects are stored in. */
   storage(): ServedKind;
-  /** Objects of the definition's group, any version, in `version`. */
-  convert(objects: KubeObject[], version: string): Promise<KubeObject[]>;
-  /** Present when conversion needs no round trip (strategy None). */
-  convertSync?(obj: KubeObject, version: string): KubeObject;
   /** The Warning every request to this version gets when the version is deprecated. */
   deprecationWarning?: string;
   /** The definition is being deleted: its objects can be read and deleted, not created. */

@@ -2,10 +2,7 @@
 // converted at most once per served version and serialized at most once per encoding; every reader and
 // watcher shares the result. Custom resources are converted by their definition (a webhook round trip is
 // made ahead of the synchronous view, by `prepareViews`) and get their schema's defaults on every read.
-import { conversionTable } from "../../generated/conversions.js";
 import { escapeGoJson } from "../codecs/encode-response.js";
-import { convert } from "../conversion/convert.js";
-import type { JsonObject } from "../conversion/json-values.js";
 import { internal } from "../errors/status-error.js";
 import type { KubeObject } from "../object/kube-object.js";
 import { apiVersionOf, storageVersionOf } from "../registry/kinds.js";
@@ -15,28 +12,21 @@ import { type CachedObject, deepFreeze } from "../watch-cache/cached-object.js";
 const conversions = new WeakMap<CachedObject<KubeObject>, Map<string, KubeObject>>();
 const encoder = new TextEncoder();
 
-/** `obj` (any served version of a built-in kind's group) in `version`, as a new object. */
-export function toVersion(obj: KubeObject, version: string): KubeObject {
-  return convert(conversionTable, obj as JsonObject, version) as KubeObject;
-}
-
 function isAt(obj: KubeObject, kind: ServedKind, version: string): boolean {
   return obj.apiVersion === apiVersionOf({ group: kind.group, version });
 }
 
 /** `obj` (any version of `kind`'s group) in `version` of it, without a round trip; undefined when one is needed. */
 function convertNow(kind: ServedKind, obj: KubeObject, version: string): KubeObject | undefined {
-  const custom = kind.custom;
-  if (custom === undefined) return toVersion(obj, version);
   if (isAt(obj, kind, version)) return structuredClone(obj);
-  return custom.convertSync?.(obj, version);
+  return kind.versions.convertSync?.(obj, version);
 }
 
 /** `obj` (any version of `kind`'s group) in `version` of it, as a new object. */
 export async function convertTo(kind: ServedKind, obj: KubeObject, version: string): Promise<KubeObject> {
   const now = convertNow(kind, obj, version);
   if (now !== undefined) return now;
-  const [converted] = await (kind.custom?.convert([obj], version) ?? Promise.resolve([]));
+  const [converted] = await kind.versions.convert([obj], version);
   if (converted === undefined) throw internal(`conversion to ${version} returned no object`);
   return converted;
 }
@@ -50,7 +40,7 @@ export function convertToSync(kind: ServedKind, obj: KubeObject, version: string
 
 /** The key a view of `kind` is kept under: a custom kind's views go when its definition changes. */
 function viewKey(kind: ServedKind): string {
-  return kind.custom === undefined ? kind.version : `${kind.version}:${kind.custom.viewKey}`;
+  return kind.versions.viewKey === "" ? kind.version : `${kind.version}:${kind.versions.viewKey}`;
 }
 
 function views(cached: CachedObject<KubeObject>): Map<string, KubeObject> {
@@ -63,7 +53,7 @@ function views(cached: CachedObject<KubeObject>): Map<string, KubeObject> {
 }
 
 function finishView(kind: ServedKind, obj: KubeObject): KubeObject {
-  kind.custom?.default(obj);
+  kind.versions.finishRead?.(obj);
   return deepFreeze(obj);
 }
 
@@ -72,12 +62,11 @@ function finishView(kind: ServedKind, obj: KubeObject): KubeObject {
  * call, kept with the cached objects: for watch events, which every watcher of the version shares.
  */
 export async function prepareViews(items: readonly CachedObject<KubeObject>[], kind: ServedKind): Promise<void> {
-  const custom = kind.custom;
-  if (custom === undefined || custom.convertSync !== undefined) return;
+  if (kind.versions.convertSync !== undefined) return;
   const key = viewKey(kind);
   const missing = items.filter((c) => !views(c).has(key) && !isAt(c.object, kind, kind.version));
   if (missing.length === 0) return;
-  const converted = await custom.convert(
+  const converted = await kind.versions.convert(
     missing.map((c) => c.object),
     kind.version,
   );
@@ -95,7 +84,7 @@ export async function readViews(
   items: readonly CachedObject<KubeObject>[],
   kind: ServedKind,
 ): Promise<CachedObject<KubeObject>[]> {
-  if (kind.custom === undefined || kind.custom.convertSync !== undefined) return [...items];
+  if (kind.versions.convertSync !== undefined) return [...items];
   const copies = items.map((c) => ({ ...c, encoded: new Map<string, Uint8Array>() }));
   await prepareViews(copies, kind);
   return copies;
@@ -103,7 +92,7 @@ export async function readViews(
 
 /** The cached object in `kind`'s version: deep-frozen and shared, copy before changing. */
 export function viewAt(cached: CachedObject<KubeObject>, kind: ServedKind): KubeObject {
-  if (kind.custom === undefined && storageVersionOf(kind) === kind.version) return cached.object;
+  if (kind.versions.finishRead === undefined && storageVersionOf(kind) === kind.version) return cached.object;
   const byVersion = views(cached);
   const key = viewKey(kind);
   let view = byVersion.get(key);

@@ -16,7 +16,7 @@ import { groupResource, kindReference } from "../../registry/kinds.js";
 import { byGroupVersionKind } from "../../registry/lookup.js";
 import type { ResourceKindRecord, ServedKind } from "../../registry/served-kind.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
-import { toVersion } from "../../resources/versioned.js";
+import { convertToSync } from "../../resources/versioned.js";
 import type { Labels } from "../../selection/label-selector.js";
 import { type LabelSelectorObject, labelSelectorFromObject } from "../../selection/label-selector-object.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../admission.js";
@@ -229,7 +229,7 @@ export function validatingAdmissionPolicy(api: ResourceApi, options: PolicyPlugi
           }
           const version = matched.version;
           const at = (obj: KubeObject | undefined) =>
-            obj === undefined ? null : version === a.kind.version ? obj : toVersion(obj, version);
+            obj === undefined ? null : version === a.kind.version ? obj : convertToSync(a.kind, obj, version);
           const request = admissionRequestJson({
             operation: a.operation,
             request: candidates[0] as RuleRequest & { kind: string },

@@ -117,7 +117,7 @@ export class KindSchemas {
 
   schemaOf(kind: ServedKind): Promise<StructuralSchema | undefined> {
     // A custom kind is rebuilt (new viewKey) whenever its definition changes.
-    const key = `${kind.group}/${kind.version}/${kind.kind}/${kind.custom?.viewKey ?? ""}`;
+    const key = `${kind.group}/${kind.version}/${kind.kind}/${kind.versions.viewKey}`;
     let found = this.#resolved.get(key);
     if (found === undefined) {
       found = kind.custom === undefined ? builtinSchema(kind) : customSchema(this.api, kind);

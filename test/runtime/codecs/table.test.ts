@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { kinds } from "../../../generated/registry.js";
 import { parseJsonPath } from "../../../runtime/codecs/json-path.js";
 import { humanDuration, parseRfc3339, toTable } from "../../../runtime/codecs/table.js";
-import { builtinSchema } from "../../../runtime/registry/builtin-schema.js";
+import { builtinSchema, builtinVersions } from "../../../runtime/registry/builtin-schema.js";
 import type { PrinterColumn, ResourceRecord } from "../../../runtime/registry/kind-record.js";
 import { kindReference } from "../../../runtime/registry/kinds.js";
 import { byGroupVersionResource } from "../../../runtime/registry/lookup.js";
@@ -31,6 +31,7 @@ function servedKind(printerColumns: PrinterColumn[]): ServedKind {
     enabledByDefault: true,
     resource,
     schema: builtinSchema({ group: "example.io", version: "v1", kind: "Widget" }),
+    versions: builtinVersions,
   };
 }
 
