@@ -152,10 +152,10 @@ export function validatingAdmissionPolicy(api: ResourceApi, options: PolicyPlugi
     if (spec.paramKind === undefined) return [null];
     const { apiVersion = "", kind = "" } = spec.paramKind;
     const [g, v] = apiVersion.includes("/") ? apiVersion.split("/", 2) : ["", apiVersion];
-    const record = byGroupVersionKind(kinds, g ?? "", v ?? "", kind);
-    if (record?.resource === undefined) return new Error(`paramKind kind ${kind} in ${apiVersion} is not known`);
+    // Any kind this server serves, custom resources included, as kube finds param kinds through its REST mapper.
+    const paramKind = api.kinds.kindOf(g ?? "", v ?? "", kind);
+    if (paramKind === undefined) return new Error(`paramKind kind ${kind} in ${apiVersion} is not known`);
     if (ref === undefined) return new Error("paramRef is required when the policy has a paramKind");
-    const paramKind = kindReference(record as ResourceKindRecord);
     const namespaced = paramKind.resource.scope === "Namespaced";
     const namespace = namespaced ? (ref.namespace ?? requestNamespace) : undefined;
     if (namespaced && namespace === "") {
