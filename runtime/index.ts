@@ -1,5 +1,6 @@
 // The `kapi` package entry: an in-process server for tests and embedding.
 
+export type { ResourceApi, Target } from "./resources/resource-api.js";
 export type { AuditEvent, AuditSink } from "./server/audit-sink.js";
 export type { InProcessRequest, InProcessUser } from "./server/in-process-request.js";
 export type {

@@ -35,11 +35,14 @@ const chain: readonly ChainEntry[] = [
   },
   {
     name: "ValidatingAdmissionPolicy",
+    // A server whose runtime config switches admissionregistration.k8s.io/v1 off has no policies to apply.
     build: (o) =>
-      validatingAdmissionPolicy(o.resources, {
-        environment: admissionPolicyEnvironment,
-        authorizer: celAuthorizer(o.authorizer),
-      }),
+      o.resources.kinds.servesBuiltin("admissionregistration.k8s.io", "v1")
+        ? validatingAdmissionPolicy(o.resources, {
+            environment: admissionPolicyEnvironment,
+            authorizer: celAuthorizer(o.authorizer),
+          })
+        : undefined,
   },
 ];
 

@@ -65,7 +65,6 @@ export class KindRegistry {
   readonly #builtinKeys: Set<string>;
   readonly #builtinMatcher: Matcher;
   readonly #builtinKinds = new Map<string, ServedKind | undefined>();
-  readonly #allBuiltinKinds = new Map<string, ServedKind | undefined>();
   /** Versions of each custom resource, keyed by the definition's name. */
   readonly #custom = new Map<string, CustomVersion[]>();
   #customByResource = new Map<string, ServedKind>();
@@ -116,19 +115,6 @@ export class KindRegistry {
     return this.#customByResource.get(key);
   }
 
-  /**
-   * A built-in kind whether or not this server serves its group/version, with its strategy: what in-server
-   * code that names kinds by their table records writes through.
-   */
-  builtinKind(group: string, version: string, resource: string): ServedKind | undefined {
-    const key = gvrKey(group, version, resource);
-    if (!this.#allBuiltinKinds.has(key)) {
-      const record = byGroupVersionResource(kinds, group, version, resource);
-      this.#allBuiltinKinds.set(key, record === undefined ? undefined : this.#served(record));
-    }
-    return this.#allBuiltinKinds.get(key);
-  }
-
   /** The served kind of a group/version/kind (owner references, admission policies' match resources). */
   kindOf(group: string, version: string, kind: string): ServedKind | undefined {
     const builtin = byGroupVersionKind(kinds, group, version, kind);
@@ -141,10 +127,26 @@ export class KindRegistry {
     return undefined;
   }
 
-  /** Every stored resource, once each in its storage version: built-in ones and custom ones. */
+  /** Every stored resource this server serves, once each (built-in ones at a served version) and custom ones. */
   storedResources(): ServedKind[] {
     const custom = [...this.#custom.values()].map((versions) => this.storageKindOf(versions[0]?.kind as ServedKind));
-    return [...builtinStorageRecords().map((record) => this.#served(record)), ...custom];
+    const builtin = builtinStorageRecords().flatMap((record) => this.#servedVersionOf(record) ?? []);
+    return [...builtin, ...custom];
+  }
+
+  /**
+   * A built-in stored resource at a version this server serves: its storage version when served, else the first
+   * served one; undefined when the runtime config serves none (in-server code cannot reach its objects then).
+   */
+  #servedVersionOf(record: ResourceKindRecord): ServedKind | undefined {
+    const plural = record.resource.plural;
+    const atStorage = this.servedKind(record.group, record.version, plural);
+    if (atStorage !== undefined) return atStorage;
+    for (const gv of this.#builtin) {
+      const served = gv.group === record.group ? this.servedKind(gv.group, gv.version, plural) : undefined;
+      if (served !== undefined) return served;
+    }
+    return undefined;
   }
 
   /** The kind of the version objects of `kind`'s resource are stored in. */

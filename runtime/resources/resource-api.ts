@@ -1,6 +1,7 @@
 // The resource layer's one entry point: every verb on every stored kind, used by the HTTP handlers and by
 // the in-server controllers alike, so both go through the same admission, validation and storage.
 import type { AdmissionPlugin } from "../admission/admission.js";
+import { pathNotFound } from "../errors/generic-errors.js";
 import type { KubeObject } from "../object/kube-object.js";
 import type { KindRegistry } from "../registry/kind-registry.js";
 import type { Store } from "../storage/store.js";
@@ -178,14 +179,17 @@ export class ResourceApi {
 
   /**
    * The target with its kind as this server serves it: callers name built-in kinds by their table records
-   * (controllers, authorizers), and the registry gives the kind its strategy. Custom kinds come from the
-   * registry already and stay as they are, also while their definition goes away.
+   * (controllers, authorizers), and the registry gives the kind its strategy. A kind of a group/version the
+   * runtime config switches off is not found, as in-server clients of kube-apiserver find it (their lists
+   * fail with 404 and retry). Custom kinds come from the registry already and stay as they are, also while
+   * their definition goes away.
    */
   #serve(target: Target): Target {
     const kind = target.kind;
     if (kind.custom !== undefined) return target;
-    const served = this.kinds.builtinKind(kind.group, kind.version, kind.resource.plural);
-    return served === undefined || served === kind ? target : { ...target, kind: served };
+    const served = this.kinds.servedKind(kind.group, kind.version, kind.resource.plural);
+    if (served === undefined) throw pathNotFound();
+    return served === kind ? target : { ...target, kind: served };
   }
 
   private namespaceOf(target: Target): string | undefined {

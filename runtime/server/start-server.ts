@@ -28,12 +28,21 @@ import type { Store } from "../storage/store.js";
 import type { AuditSink } from "./audit-sink.js";
 import type { ServerState } from "./context.js";
 import { type HealthCheck, ping, shutdownCheck } from "./endpoints/health.js";
+
 import { type HttpListener, listenForClients } from "./http-listener.js";
 import { defaultInFlightLimits, InFlightLimit } from "./in-flight-limit.js";
 import type { InProcessRequest } from "./in-process-request.js";
 import { RequestWaitGroup } from "./request-wait-group.js";
 import { serveInProcess } from "./serve-in-process.js";
 import { type AuthenticationFlags, startAccessControl } from "./start-access-control.js";
+
+/** kube-apiserver's readiness check of its informers, for a server whose RBAC informers can never list. */
+const neverSynced: HealthCheck = {
+  name: "informer-sync",
+  check() {
+    throw new Error("the RBAC informers cannot list: rbac.authorization.k8s.io/v1 is not served");
+  },
+};
 
 export interface StartServerOptions {
   /** Address to listen on; default 127.0.0.1. */
@@ -107,6 +116,12 @@ export interface InProcessServer {
    * (and unless `anonymous`) it carries the admin token.
    */
   request(request: InProcessRequest): Promise<Response>;
+  /**
+   * The server's ResourceApi: every verb on every served kind (get, list, watch, create, update, patch, apply,
+   * delete, status and scale), through the same admission, validation and storage as HTTP requests, acting
+   * as the in-server controllers do (no user, no authorization).
+   */
+  resources: ResourceApi;
   close(): Promise<void>;
 }
 
@@ -272,12 +287,16 @@ export async function startServer(
   });
   // The system namespaces exist, and the default roles with them, before the server counts as started.
   await controllers.ready;
-  if (accessControl.rbac) {
+  if (accessControl.rbac && resources.kinds.servesBuiltin("rbac.authorization.k8s.io", "v1")) {
     // A store of the server's own is new: the default policy is written into it as its creation would write it.
     const written = options.store === undefined ? await seedBootstrapPolicy(resources) : undefined;
     if (options.store !== undefined) await reconcileBootstrapPolicy(resources);
     // The authorizer reads the policy from its index, which follows the store's events a little behind.
     await accessControl.rbac.synced(written);
+  } else if (accessControl.rbac) {
+    // RBAC authorizes but its API is switched off: as kube-apiserver, the server serves (system:masters only,
+    // since the authorizer has no policy) and is never ready, its RBAC informers failing to list.
+    state.health.readyz.push(neverSynced);
   }
   await accessControl.ready;
 
@@ -307,6 +326,7 @@ export async function startServer(
 
   const started: InProcessServer = {
     adminToken,
+    resources,
     async request(request) {
       if (closedDone) throw new Error("kapi: the server is closed");
       return serveInProcess(state, request, adminToken);

@@ -1,7 +1,10 @@
 // --runtime-config: parsing as kube-apiserver reads the flag, which group/versions it turns on and off, and a
 // server started with it serving exactly that in routes, discovery and OpenAPI.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../../../runtime/index.js";
+import { kinds } from "../../../generated/registry.js";
+import { type InProcessServer, type RunningServer, startServer } from "../../../runtime/index.js";
+import { kindReference } from "../../../runtime/registry/kinds.js";
+import { byGroupVersionResource } from "../../../runtime/registry/lookup.js";
 import { isEnabled, parseRuntimeConfig } from "../../../runtime/registry/runtime-config.js";
 
 describe("parseRuntimeConfig", () => {
@@ -72,5 +75,48 @@ describe("a server started with --runtime-config", () => {
     expect(Object.keys(index)).toContain("apis/samples.kapi.dev/v1");
     const v2 = JSON.parse((await get("/openapi/v2")).text).paths as Record<string, unknown>;
     expect(Object.keys(v2)).toContain("/apis/samples.kapi.dev/v1/widgets");
+  });
+});
+
+describe("in-server code on a server with groups switched off", () => {
+  let server: InProcessServer;
+  const logged: string[] = [];
+  beforeAll(async () => {
+    server = await startServer({
+      listen: false,
+      runtimeConfig: { "rbac.authorization.k8s.io/v1": false, "admissionregistration.k8s.io/v1": false },
+      log: (message, error) => logged.push(`${message}: ${(error as Error).message}`),
+    });
+  });
+  afterAll(() => server.close());
+
+  it("finds no switched-off kind through ResourceApi, as kube's in-server clients get 404", async () => {
+    const clusterRoles = { group: "rbac.authorization.k8s.io", version: "v1", resource: "clusterroles" };
+    expect(server.resources.kinds.servedKind(clusterRoles.group, clusterRoles.version, clusterRoles.resource)).toBe(
+      undefined,
+    );
+    const record = byGroupVersionResource(kinds, clusterRoles.group, clusterRoles.version, clusterRoles.resource);
+    if (record === undefined) throw new Error("the table has no clusterroles");
+    const reference = kindReference(record);
+    await expect(server.resources.list({ kind: reference })).rejects.toMatchObject({
+      code: 404,
+      message: "the server could not find the requested resource",
+    });
+  });
+
+  it("serves the admin, writes without admission policies and is never ready, as kube-apiserver with RBAC's API off", async () => {
+    const created = await server.request({
+      method: "POST",
+      path: "/api/v1/namespaces/default/configmaps",
+      body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } },
+    });
+    expect(created.status).toBe(201);
+    const ready = await server.request({ path: "/readyz?verbose" });
+    expect(ready.status).toBe(500);
+    expect(await ready.text()).toContain("[-]informer-sync failed: reason withheld");
+    // The RBAC index keeps trying to list, as kube-apiserver's informers do ("Failed to watch … could not find").
+    expect(logged).toContain(
+      "RBAC clusterroles: watching clusterroles failed: the server could not find the requested resource",
+    );
   });
 });
