@@ -9,6 +9,7 @@ import { ClientCredentials } from "./credentials.js";
 import type { ExecPluginOptions } from "./exec-credential.js";
 import { type ClientConfig, KubeconfigError, loadKubeconfig } from "./kubeconfig.js";
 import { type JsonRequest, openRequest, readBody, requestJson } from "./request.js";
+import { textLines } from "./text-lines.js";
 
 export interface ApiClientOptions {
   /** How exec credential plugins are run (stdin, terminal detection). */
@@ -133,23 +134,6 @@ function queryString(query: Record<string, QueryValue> | undefined): string {
   return text === "" ? "" : `?${text}`;
 }
 
-/** Splits a byte stream into lines (a watch answer: one JSON event a line). */
-async function* lines(response: IncomingMessage): AsyncGenerator<string> {
-  response.setEncoding("utf8");
-  let pending = "";
-  for await (const chunk of response) {
-    pending += chunk as string;
-    let end = pending.indexOf("\n");
-    while (end >= 0) {
-      const line = pending.slice(0, end).trim();
-      pending = pending.slice(end + 1);
-      if (line !== "") yield line;
-      end = pending.indexOf("\n");
-    }
-  }
-  if (pending.trim() !== "") yield pending.trim();
-}
-
 export class ApiClient {
   readonly config: ClientConfig;
   private readonly credentials: ClientCredentials;
@@ -207,7 +191,7 @@ export class ApiClient {
     return {
       async *[Symbol.asyncIterator]() {
         try {
-          yield* lines(response);
+          yield* textLines(response);
         } catch (error) {
           if (signal?.aborted !== true) throw error;
         } finally {
