@@ -44,8 +44,20 @@ const resources: Readonly<Record<RequestKind, { resource: string; inAuthenticati
   UID: { resource: "uids", inAuthenticationGroup: true },
 };
 
-/** url.PathUnescape; a key that is not well escaped is kept as it came. */
-function unescapeExtraKey(encoded: string): string {
+/** url.PathUnescape of an extra key in a header name; a key that is not well escaped is kept as it came. */
+const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** client-go's escaping of an extra's key into a header name: bytes a header name may not hold as %XX. */
+export function escapeExtraKey(key: string): string {
+  let escaped = "";
+  for (const byte of Buffer.from(key)) {
+    const char = String.fromCharCode(byte);
+    escaped += byte < 0x80 && char !== "%" && token.test(char) ? char : `%${byte.toString(16).toUpperCase()}`;
+  }
+  return escaped;
+}
+
+export function unescapeExtraKey(encoded: string): string {
   if (!/^(?:[^%]|%[0-9A-Fa-f]{2})*$/.test(encoded)) return encoded;
   const bytes: number[] = [];
   for (let i = 0; i < encoded.length; i++) {

@@ -12,6 +12,7 @@ import {
 } from "../access/authenticator.js";
 import { CertificatePool } from "./certificate-pool.js";
 import { commonNameOf, verifiedClientLeaf } from "./client-certificate.js";
+import { unescapeExtraKey } from "./impersonation.js";
 
 /** The `--requestheader-*` flags of kube-apiserver (kube leaves the header lists empty by default). */
 export interface RequestHeaderOptions {
@@ -40,19 +41,6 @@ function headerNames(flag: string, names: readonly string[] = []): string[] {
     if (trimmed === "") throw new Error(`empty value in "${flag}"`);
     return trimmed.toLowerCase();
   });
-}
-
-/** Go's url.PathUnescape, keeping the text as it is when an escape is malformed, as kube does. */
-function unescapeExtraKey(encoded: string): string {
-  if (/%(?![0-9a-fA-F]{2})/.test(encoded)) return encoded;
-  const bytes: number[] = [];
-  for (let i = 0; i < encoded.length; i++) {
-    if (encoded[i] === "%") {
-      bytes.push(Number.parseInt(encoded.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(...Buffer.from(encoded[i] ?? ""));
-  }
-  return Buffer.from(bytes).toString("utf8");
 }
 
 function valuesOf(request: AuthenticationRequest, name: string): string[] {

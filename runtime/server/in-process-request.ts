@@ -3,7 +3,7 @@
 // the body as a stream), so that it goes through the very stages a request over HTTP goes through.
 import { type IncomingHttpHeaders, validateHeaderName, validateHeaderValue } from "node:http";
 import { Readable } from "node:stream";
-import { extraHeaderPrefix, groupHeader, uidHeader, userHeader } from "../authn/impersonation.js";
+import { escapeExtraKey, extraHeaderPrefix, groupHeader, uidHeader, userHeader } from "../authn/impersonation.js";
 
 /** A user to act as, through kube's impersonation headers. */
 export interface InProcessUser {
@@ -59,17 +59,8 @@ const singleValued = new Set([
   "user-agent",
 ]);
 
+/** An HTTP token (RFC 9110): what a header name is made of. */
 const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** client-go's escaping of an extra's key into a header name: bytes a header name may not hold as %XX. */
-function escapeExtraKey(key: string): string {
-  let escaped = "";
-  for (const byte of Buffer.from(key)) {
-    const char = String.fromCharCode(byte);
-    escaped += byte < 0x80 && char !== "%" && token.test(char) ? char : `%${byte.toString(16).toUpperCase()}`;
-  }
-  return escaped;
-}
 
 function impersonationHeaders(user: InProcessUser): [string, string][] {
   return [
