@@ -1,7 +1,3 @@
-// The entry point of the client SDK: a cluster and the credentials to use with it, from a kubeconfig or a
-// ClientConfig, and JSON requests to it. A non-2xx answer rejects with an ApiError carrying the server's
-// Status, so that callers switch on `reason` and `code` as client-go callers do with apierrors.
-import type { IncomingMessage } from "node:http";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { Status, StatusDetails } from "../generated/meta/v1/types.js";

@@ -1,5 +1,5 @@
 // The shapes a typed resource client and an informer share: objects, lists, options, watch events.
-import type { ListMeta, Status } from "../generated/meta/v1/types.js";
+import type { ListMeta } from "../generated/meta/v1/types.js";
 
 /** What a client needs to know of an object. Every generated kind is assignable to it. */
 export interface KubeObjectLike {

@@ -11,7 +11,7 @@ import type { JsonObject } from "../conversion/json-values.js";
 import type { ServedResource, ServedSubresource } from "../discovery/served.js";
 import { storageVersionHash } from "../discovery/storage-version-hash.js";
 import type { Schema } from "../openapi/schema-refs.js";
-import type { KindRecord, PrinterColumn, SelectableField, SubresourceRecord, Verb } from "../registry/kind-record.js";
+import type { PrinterColumn, SelectableField, SubresourceRecord, Verb } from "../registry/kind-record.js";
 import type { CustomVersion } from "../registry/kind-registry.js";
 import type { CustomKind, KindVersions, ServedKind } from "../registry/served-kind.js";
 import type { Strategy } from "../registry/strategy.js";

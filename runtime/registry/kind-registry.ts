@@ -57,7 +57,6 @@ function builtinMatcher(served: ReadonlySet<string>): Matcher {
 }
 
 export class KindRegistry {
-  readonly #config: RuntimeConfig;
   readonly #strategies: Readonly<Record<string, Strategy>>;
   /** Built-in kinds as served here, made once per record. */
   readonly #resolved = new Map<ResourceKindRecord, ServedKind>();
@@ -74,7 +73,6 @@ export class KindRegistry {
 
   constructor(options: KindRegistryOptions = {}) {
     const config = options.runtimeConfig ?? {};
-    this.#config = config;
     this.#strategies = options.strategies ?? {};
     this.#builtin = servedGroupVersions.filter((gv) => isEnabled(config, gv, gv.enabledByDefault));
     this.#builtinKeys = new Set(this.#builtin.map((gv) => `${gv.group}/${gv.version}`));

@@ -8,7 +8,7 @@ import { literalValidatorsLibrary } from "../../../../runtime/cel/checker/litera
 import { CelIssues } from "../../../../runtime/cel/common/issues.js";
 import { CelEnv } from "../../../../runtime/cel/env.js";
 import { AuthorizerType } from "../../../../runtime/cel/library/kubernetes/authorizer-library.js";
-import { kubernetesBaseEnv, kubernetesLibraries } from "../../../../runtime/cel/rules/base-environment.js";
+import { kubernetesLibraries } from "../../../../runtime/cel/rules/base-environment.js";
 import { compileRules } from "../../../../runtime/cel/rules/rule-checks.js";
 import { compileSchemaRules } from "../../../../runtime/cel/rules/rule-compiler.js";
 import { kubernetesEqualityCost } from "../../../../runtime/cel/rules/rule-cost.js";
