@@ -1231,6 +1231,7 @@ export const fieldTable: FieldTable = {
         variables: { list: 283, listType: "atomic" },
       },
       patch: { matchConditions: { strategy: "merge", mergeKey: "name" } },
+      defaults: { failurePolicy: "Fail" },
     },
     /* 123 */ {
       name: "MutatingAdmissionPolicyBindingSpec",
@@ -1255,7 +1256,16 @@ export const fieldTable: FieldTable = {
         timeoutSeconds: "int32",
       },
       patch: { matchConditions: { strategy: "merge", mergeKey: "name" } },
-      defaults: { clientConfig: {}, name: "" },
+      defaults: {
+        clientConfig: {},
+        failurePolicy: "Fail",
+        matchPolicy: "Equivalent",
+        name: "",
+        namespaceSelector: {},
+        objectSelector: {},
+        reinvocationPolicy: "Never",
+        timeoutSeconds: 10,
+      },
       present: { name: null, clientConfig: {}, sideEffects: null, admissionReviewVersions: null },
     },
     /* 125 */ {
@@ -1313,7 +1323,15 @@ export const fieldTable: FieldTable = {
         timeoutSeconds: "int32",
       },
       patch: { matchConditions: { strategy: "merge", mergeKey: "name" } },
-      defaults: { clientConfig: {}, name: "" },
+      defaults: {
+        clientConfig: {},
+        failurePolicy: "Fail",
+        matchPolicy: "Equivalent",
+        name: "",
+        namespaceSelector: {},
+        objectSelector: {},
+        timeoutSeconds: 10,
+      },
       present: { name: null, clientConfig: {}, sideEffects: null, admissionReviewVersions: null },
     },
     /* 129 */ {
@@ -2992,7 +3010,6 @@ export const fieldTable: FieldTable = {
       pkg: "v1",
       fields: { name: "string", namespace: "string", parameterNotFoundAction: "string", selector: 247 },
       atomic: true,
-      defaults: { parameterNotFoundAction: "Deny" },
     },
     /* 285 */ {
       name: "WebhookClientConfig",
@@ -3009,6 +3026,7 @@ export const fieldTable: FieldTable = {
         resources: { list: "string", listType: "atomic" },
         scope: "string",
       },
+      defaults: { scope: "*" },
     },
     /* 287 */ {
       name: "AuditAnnotation",
@@ -4800,7 +4818,7 @@ export const fieldTable: FieldTable = {
       name: "ServiceReference",
       pkg: "v1",
       fields: { name: "string", namespace: "string", path: "string", port: "int32" },
-      defaults: { name: "", namespace: "" },
+      defaults: { name: "", namespace: "", port: 443 },
       present: { namespace: null, name: null },
     },
     /* 485 */ {

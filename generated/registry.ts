@@ -31,6 +31,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: "mutating-admission-policy",
   },
   {
     group: "admissionregistration.k8s.io",
@@ -54,6 +55,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: "mutating-admission-policy-binding",
   },
   {
     group: "admissionregistration.k8s.io",
@@ -77,6 +79,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: "webhook-configuration",
   },
   {
     group: "admissionregistration.k8s.io",
@@ -124,6 +127,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: "validating-admission-policy-binding",
   },
   {
     group: "admissionregistration.k8s.io",
@@ -147,6 +151,7 @@ export const kinds: readonly KindRecord[] = [
       printerColumns: [],
       selectableFields: [],
     },
+    strategy: "webhook-configuration",
   },
   {
     group: "admissionregistration.k8s.io",

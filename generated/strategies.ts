@@ -11,6 +11,8 @@ import { strategy as deploymentStrategy } from "../runtime/strategies/deployment
 import { strategy as jobStrategy } from "../runtime/strategies/job.js";
 import { strategy as leaseStrategy } from "../runtime/strategies/lease.js";
 import { strategy as localSubjectAccessReviewStrategy } from "../runtime/strategies/local-subject-access-review.js";
+import { strategy as mutatingAdmissionPolicyStrategy } from "../runtime/strategies/mutating-admission-policy.js";
+import { strategy as mutatingAdmissionPolicyBindingStrategy } from "../runtime/strategies/mutating-admission-policy-binding.js";
 import { strategy as namespaceStrategy } from "../runtime/strategies/namespace.js";
 import { strategy as podStrategy } from "../runtime/strategies/pod.js";
 import { strategy as podTemplateStrategy } from "../runtime/strategies/pod-template.js";
@@ -28,6 +30,8 @@ import { strategy as statefulSetStrategy } from "../runtime/strategies/stateful-
 import { strategy as subjectAccessReviewStrategy } from "../runtime/strategies/subject-access-review.js";
 import { strategy as tokenReviewStrategy } from "../runtime/strategies/token-review.js";
 import { strategy as validatingAdmissionPolicyStrategy } from "../runtime/strategies/validating-admission-policy.js";
+import { strategy as validatingAdmissionPolicyBindingStrategy } from "../runtime/strategies/validating-admission-policy-binding.js";
+import { strategy as webhookConfigurationStrategy } from "../runtime/strategies/webhook-configuration.js";
 
 export const strategies: Readonly<Record<string, KindStrategy>> = {
   "cluster-role": clusterRoleStrategy,
@@ -41,6 +45,8 @@ export const strategies: Readonly<Record<string, KindStrategy>> = {
   job: jobStrategy,
   lease: leaseStrategy,
   "local-subject-access-review": localSubjectAccessReviewStrategy,
+  "mutating-admission-policy": mutatingAdmissionPolicyStrategy,
+  "mutating-admission-policy-binding": mutatingAdmissionPolicyBindingStrategy,
   namespace: namespaceStrategy,
   pod: podStrategy,
   "pod-template": podTemplateStrategy,
@@ -58,4 +64,6 @@ export const strategies: Readonly<Record<string, KindStrategy>> = {
   "subject-access-review": subjectAccessReviewStrategy,
   "token-review": tokenReviewStrategy,
   "validating-admission-policy": validatingAdmissionPolicyStrategy,
+  "validating-admission-policy-binding": validatingAdmissionPolicyBindingStrategy,
+  "webhook-configuration": webhookConfigurationStrategy,
 };

@@ -6,7 +6,7 @@ import type { UserInfo } from "../access/user-info.js";
 import type { KubeObject } from "../object/kube-object.js";
 import type { ServedKind } from "../registry/served-kind.js";
 
-export type Operation = "CREATE" | "UPDATE" | "DELETE";
+export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
 
 /** The API request a write comes from; absent for writes of the in-server controllers. */
 export interface AdmissionRequestInfo {
@@ -15,6 +15,22 @@ export interface AdmissionRequestInfo {
   warn(text: string): void;
   /** Records an annotation on the request's audit event. */
   annotate(key: string, value: string): void;
+  /**
+   * The fields of the request's options as the client sent them (`dryRun`, `fieldManager`, `fieldValidation`;
+   * a delete's DeleteOptions fields), without kind: admission names the options kind its operation calls for
+   * (CreateOptions, UpdateOptions, DeleteOptions), as kube converts a patch's options.
+   */
+  options?: Record<string, unknown>;
+}
+
+/**
+ * kube's reinvocation context. The mutating chain runs a second time, once, when a plugin asks for it
+ * (`requested`); on that run `isReinvoke` is true. `state` keeps what a plugin remembers between the runs.
+ */
+export interface Reinvocation {
+  isReinvoke: boolean;
+  requested: boolean;
+  readonly state: Map<string, unknown>;
 }
 
 export interface AdmissionAttributes {
@@ -24,11 +40,30 @@ export interface AdmissionAttributes {
   namespace: string | undefined;
   name: string;
   subresource: string | undefined;
-  /** The new object (absent for DELETE); mutating plugins may change it in place. */
+  /** The new object (absent for DELETE); mutating plugins may change it in place or replace it. */
   object?: KubeObject;
   oldObject?: KubeObject;
   dryRun: boolean;
   request?: AdmissionRequestInfo;
+  /** Set by admitMutating for its runs. */
+  reinvocation?: Reinvocation;
+}
+
+const optionsKinds: Record<Operation, string | undefined> = {
+  CREATE: "CreateOptions",
+  UPDATE: "UpdateOptions",
+  DELETE: "DeleteOptions",
+  // A connect's options are its subresource's own kind (PodExecOptions, …), which no write here has.
+  CONNECT: undefined,
+};
+
+/** The request's options as kube hands them to admission: the operation's options kind with the fields sent. */
+export function admissionOptions(
+  a: Pick<AdmissionAttributes, "operation" | "request">,
+): Record<string, unknown> | null {
+  const kind = optionsKinds[a.operation];
+  if (kind === undefined) return null;
+  return { kind, apiVersion: "meta.k8s.io/v1", ...a.request?.options };
 }
 
 export interface AdmissionPlugin {
@@ -37,7 +72,17 @@ export interface AdmissionPlugin {
   validate?(attributes: AdmissionAttributes): Promise<void> | void;
 }
 
+/**
+ * Every plugin's mutating step in order; again, once, when one of them asks for reinvocation (kube's
+ * reinvoker: in-tree plugins run again, webhooks only where their reinvocationPolicy says so).
+ */
 export async function admitMutating(plugins: readonly AdmissionPlugin[], a: AdmissionAttributes): Promise<void> {
+  const reinvocation: Reinvocation = { isReinvoke: false, requested: false, state: new Map() };
+  a.reinvocation = reinvocation;
+  for (const plugin of plugins) await plugin.mutate?.(a);
+  if (!reinvocation.requested) return;
+  reinvocation.isReinvoke = true;
+  reinvocation.requested = false;
   for (const plugin of plugins) await plugin.mutate?.(a);
 }
 

@@ -9,6 +9,7 @@ import type { KubeObject } from "../object/kube-object.js";
 import { groupResource } from "../registry/kinds.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "./admission.js";
+import { admissionForbidden } from "./admission-forbidden.js";
 
 /** The cause kube attaches to a create refused in a terminating namespace; controllers test for it. */
 export const namespaceTerminatingCause = "NamespaceTerminating";
@@ -35,18 +36,9 @@ export function isTerminating(namespace: KubeObject): boolean {
   );
 }
 
-/** admission.NewForbidden: the object's name, else its generateName, else "Unknown". */
-function admissionName(a: AdmissionAttributes): string {
-  const meta = a.object?.metadata as { name?: string; generateName?: string } | undefined;
-  if (meta?.name) return meta.name;
-  if (meta?.generateName) return meta.generateName;
-  return "Unknown";
-}
-
 function terminating(a: AdmissionAttributes, namespace: string): StatusError {
-  const error = forbidden(
-    groupResource(a.kind),
-    admissionName(a),
+  const error = admissionForbidden(
+    a,
     `unable to create new content in namespace ${namespace} because it is being terminated`,
   );
   const cause = {
@@ -111,11 +103,6 @@ export function namespaceLifecycle(api: ResourceApi): AdmissionPlugin {
     if (a.operation === "CREATE" && isTerminating(found)) throw terminating(a, namespace);
   }
 
-  return {
-    name: "NamespaceLifecycle",
-    // kube runs the plugin as mutating admission, before defaulting's results are validated.
-    mutate: (a) => (a.operation === "DELETE" ? undefined : admit(a)),
-    // kapi's delete path calls validating plugins only; the immortal-namespace check lives there.
-    validate: (a) => (a.operation === "DELETE" ? admit(a) : undefined),
-  };
+  // kube runs the plugin as mutating admission: before validation, and for a delete before the object is read.
+  return { name: "NamespaceLifecycle", mutate: admit };
 }

@@ -9,6 +9,7 @@ import type { CelType } from "./common/cel-types.js";
 import { type CelLibrary, type FunctionDecl, type MacroDecl, macroKey, type VariableDecl } from "./common/decls.js";
 import type { Program, ProgramOptions } from "./common/evaluation.js";
 import { type CelIssue, CelIssues } from "./common/issues.js";
+import { ResolvingTypes } from "./common/resolving-types.js";
 import { plan } from "./interpreter/planner.js";
 import { parse } from "./parser/parser.js";
 
@@ -48,7 +49,8 @@ export class CelEnv {
     this.functions = functions;
     this.macros = macros;
     this.variables = variables;
-    this.types = types;
+    const resolvers = options.libraries.flatMap((lib) => (lib.resolveType === undefined ? [] : [lib.resolveType]));
+    this.types = resolvers.length === 0 ? types : new ResolvingTypes(types, resolvers);
     this.enableOptionalSyntax = optional;
     this.container = options.container ?? "";
     this.validators = options.libraries.flatMap((lib) => lib.validators ?? []);

@@ -2,6 +2,7 @@
 // `--flag=value` or `--flag value`, string lists comma-separated and repeatable, booleans `--flag` or
 // `--flag=true|false`, durations in Go's form (`10m`, `1h30m`).
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { AdmissionOptions } from "../admission/admission-chain.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { parseGoDuration } from "../authz/authorization-config.js";
 import { parseControllers } from "../controllers/controller-selection.js";
@@ -40,6 +41,7 @@ const stringFlags = [
   "request-timeout",
   "min-request-timeout",
   "shutdown-delay-duration",
+  "admission-control-config-file",
   "v",
 ] as const;
 
@@ -53,6 +55,9 @@ const listFlags = [
   "service-account-issuer",
   "service-account-key-file",
   "api-audiences",
+  "enable-admission-plugins",
+  "disable-admission-plugins",
+  "admission-control",
 ] as const;
 
 /** Booleans that take `=true` or `=false` as pflag's do. */
@@ -116,6 +121,18 @@ function requestLimits(v: Values): ServeOptions["limits"] {
   const delay = durationMs("shutdown-delay-duration", v["shutdown-delay-duration"]);
   if (delay !== undefined) limits.shutdownDelayMs = delay;
   return Object.keys(limits).length === 0 ? undefined : limits;
+}
+
+function admission(v: Values): AdmissionOptions | undefined {
+  const options: AdmissionOptions = {};
+  const enable = list(v["enable-admission-plugins"]);
+  if (enable !== undefined) options.enablePlugins = enable;
+  const disable = list(v["disable-admission-plugins"]);
+  if (disable !== undefined) options.disablePlugins = disable;
+  const control = list(v["admission-control"]);
+  if (control !== undefined) options.admissionControl = control;
+  if (v["admission-control-config-file"] !== undefined) options.configFile = v["admission-control-config-file"];
+  return Object.keys(options).length === 0 ? undefined : options;
 }
 
 function runtimeConfig(value: string): Record<string, boolean> {
@@ -218,6 +235,7 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
   const controllers = values.controllers;
   const limits = requestLimits(values);
   const verbosity = int("v", values.v);
+  const admissionFlags = admission(values);
   return {
     securePort: port,
     bindAddress: values["bind-address"] ?? "127.0.0.1",
@@ -231,6 +249,7 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
     ...(controllers === undefined ? {} : { controllers: parseControllers(controllers) }),
     ...(values["runtime-config"] === undefined ? {} : { runtimeConfig: runtimeConfig(values["runtime-config"]) }),
     ...(limits === undefined ? {} : { limits }),
+    ...(admissionFlags === undefined ? {} : { admission: admissionFlags }),
     ...(verbosity === undefined ? {} : { verbosity }),
   };
 }

@@ -72,10 +72,18 @@ function fromQuery(query: URLSearchParams, options: DeleteOptions): DeleteOption
   return options;
 }
 
+/** The DeleteOptions fields admission reports, as the client set them. */
+function sentOptions(options: DeleteOptions): Record<string, unknown> {
+  const { request: _request, dryRun, ...fields } = options;
+  return dryRun === true ? { ...fields, dryRun: ["All"] } : fields;
+}
+
 export function parseDeleteOptions(ctx: RequestContext): DeleteOptions {
   const body = bodyOptions(ctx);
-  const options: DeleteOptions = { dryRun: false, request: admissionRequestOf(ctx) };
-  return body === undefined ? fromQuery(ctx.url.searchParams, options) : fromBody(body, options);
+  const options: DeleteOptions = { dryRun: false };
+  const parsed = body === undefined ? fromQuery(ctx.url.searchParams, options) : fromBody(body, options);
+  parsed.request = admissionRequestOf(ctx, sentOptions(parsed));
+  return parsed;
 }
 
 export async function deleteResource(ctx: RequestContext, target: Target): Promise<void> {

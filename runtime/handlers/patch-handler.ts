@@ -5,7 +5,7 @@ import { parseMediaType } from "../http/accept.js";
 import { type PatchType, patchMediaTypes, servesPatchType, unservedPatchType } from "../resources/patch-types.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
-import { admissionRequestOf } from "./admission-request.js";
+import { admissionRequestOf, writeQueryOptions } from "./admission-request.js";
 import { responseFormat, sendObject } from "./object-response.js";
 import { managerOrUserAgent, parseWriteQuery } from "./write-options.js";
 
@@ -21,7 +21,11 @@ export async function patchResource(ctx: RequestContext, target: Target): Promis
   const query = parseWriteQuery(ctx.url.searchParams, "PatchOptions", type === "apply" ? "apply" : "other");
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
   const body = ctx.body ?? Buffer.alloc(0);
-  const options = { dryRun: query.dryRun, fieldValidation: query.fieldValidation, request: admissionRequestOf(ctx) };
+  const options = {
+    dryRun: query.dryRun,
+    fieldValidation: query.fieldValidation,
+    request: admissionRequestOf(ctx, writeQueryOptions(ctx.url.searchParams)),
+  };
   const api = ctx.server.resources;
   if (type === "apply") {
     const manager = query.fieldManager as string;

@@ -4,7 +4,7 @@
 import type { Target } from "../resources/resource-api.js";
 import { scaleRecord } from "../resources/scale-object.js";
 import type { RequestContext } from "../server/context.js";
-import { admissionRequestOf } from "./admission-request.js";
+import { admissionRequestOf, writeQueryOptions } from "./admission-request.js";
 import { responseFormat, sendObject } from "./object-response.js";
 import { refuseExport } from "./read-handlers.js";
 import { readRequestObject } from "./request-body.js";
@@ -27,7 +27,7 @@ export async function updateScale(ctx: RequestContext, target: Target): Promise<
   const written = await ctx.server.resources.updateScale(target, scale, {
     dryRun: query.dryRun,
     owner: { manager: managerOrUserAgent(query.fieldManager, ctx.req.headers["user-agent"]) },
-    request: admissionRequestOf(ctx),
+    request: admissionRequestOf(ctx, writeQueryOptions(ctx.url.searchParams)),
   });
   sendObject(ctx, format, 200, target.kind, written, { warnings });
 }

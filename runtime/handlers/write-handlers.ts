@@ -2,7 +2,7 @@
 import type { WriteOptions } from "../resources/create-object.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
-import { admissionRequestOf } from "./admission-request.js";
+import { admissionRequestOf, writeQueryOptions } from "./admission-request.js";
 import { responseFormat, sendObject } from "./object-response.js";
 import { readRequestObject } from "./request-body.js";
 import { checkUrlName } from "./url-name.js";
@@ -12,7 +12,7 @@ function writeOptions(ctx: RequestContext, query: WriteQuery): WriteOptions {
   return {
     dryRun: query.dryRun,
     owner: { manager: managerOrUserAgent(query.fieldManager, ctx.req.headers["user-agent"]) },
-    request: admissionRequestOf(ctx),
+    request: admissionRequestOf(ctx, writeQueryOptions(ctx.url.searchParams)),
   };
 }
 

@@ -21,6 +21,8 @@ export interface WebhookClient {
   password?: string;
   insecureSkipTlsVerify: boolean;
   serverName?: string;
+  /** Where to connect when it is not the URL's host (a service resolved to one of its endpoints). */
+  address?: { host: string; port: number };
 }
 
 export interface WebhookResponse {
@@ -89,12 +91,18 @@ export function inClusterWebhookClient(
   return { url: new URL(path, `https://${authority}`), token, insecureSkipTlsVerify: false, ...optional("ca", ca) };
 }
 
-function headersFor(client: WebhookClient, payload: Buffer): Record<string, string | number> {
+function headersFor(
+  client: WebhookClient,
+  payload: Buffer,
+  extra: Readonly<Record<string, string>>,
+): Record<string, string | number> {
   const headers: Record<string, string | number> = {
     "content-type": "application/json",
     accept: "application/json",
+    ...extra,
     "content-length": payload.length,
   };
+  if (client.address !== undefined) headers.host ??= client.url.host;
   if (client.token !== undefined) headers.authorization = `Bearer ${client.token}`;
   else if (client.username !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${client.username}:${client.password ?? ""}`).toString("base64")}`;
@@ -107,14 +115,42 @@ function retryAfter(header: string | string[] | undefined): number | undefined {
   return header === undefined || !Number.isInteger(seconds) || seconds < 0 ? undefined : seconds;
 }
 
-/** POSTs `body` as JSON; rejects on connection errors, when `timeoutMs` passes, or on a body that is not JSON. */
-export function postJson(client: WebhookClient, body: unknown, timeoutMs: number): Promise<WebhookResponse> {
+/** A webhook's answer as it came: its status, content type and body text. */
+export interface RawWebhookResponse {
+  status: number;
+  contentType: string | undefined;
+  text: string;
+  /** The Retry-After header in seconds, when the webhook sent one. */
+  retryAfterSeconds?: number;
+}
+
+/** The rejection of a call that `timeoutMs` cut short. */
+export class WebhookTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`the webhook did not answer within ${timeoutMs}ms`);
+    this.name = "WebhookTimeoutError";
+  }
+}
+
+/**
+ * POSTs `body` as JSON and hands back the answer whatever it is; rejects on connection and TLS errors, and
+ * with a WebhookTimeoutError when `timeoutMs` passes. `headers` are sent besides the JSON ones.
+ */
+export function postJsonRaw(
+  client: WebhookClient,
+  body: unknown,
+  timeoutMs: number,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<RawWebhookResponse> {
   const payload = Buffer.from(JSON.stringify(body));
   const https = client.url.protocol === "https:";
   return new Promise((resolvePromise, reject) => {
     const options = {
       method: "POST",
-      headers: headersFor(client, payload),
+      headers: headersFor(client, payload, headers),
+      ...(client.address === undefined
+        ? {}
+        : { hostname: client.address.host, host: client.address.host, port: client.address.port }),
       ...(https
         ? {
             rejectUnauthorized: !client.insecureSkipTlsVerify,
@@ -131,30 +167,38 @@ export function postJson(client: WebhookClient, body: unknown, timeoutMs: number
       res.on("error", reject);
       res.on("end", () => {
         clearTimeout(timer);
-        const raw = Buffer.concat(chunks).toString("utf8");
-        const status = res.statusCode ?? 0;
-        try {
-          resolvePromise({
-            status,
-            body: raw === "" ? undefined : JSON.parse(raw),
-            ...optional("retryAfterSeconds", retryAfter(res.headers["retry-after"])),
-          });
-        } catch {
-          reject(new Error(`the webhook answered ${status} with a body that is not JSON`));
-        }
+        resolvePromise({
+          status: res.statusCode ?? 0,
+          contentType: res.headers["content-type"],
+          text: Buffer.concat(chunks).toString("utf8"),
+          ...optional("retryAfterSeconds", retryAfter(res.headers["retry-after"])),
+        });
       });
     });
     // The limit covers the whole exchange, not only idle time on the socket.
-    const timer = setTimeout(
-      () => req.destroy(new Error(`the webhook did not answer within ${timeoutMs}ms`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => req.destroy(new WebhookTimeoutError(timeoutMs)), timeoutMs);
     req.on("error", (error) => {
       clearTimeout(timer);
       reject(error);
     });
     req.end(payload);
   });
+}
+
+/** POSTs `body` as JSON; rejects on connection errors, when `timeoutMs` passes, or on a body that is not JSON. */
+export async function postJson(client: WebhookClient, body: unknown, timeoutMs: number): Promise<WebhookResponse> {
+  const raw = await postJsonRaw(client, body, timeoutMs);
+  let parsed: unknown;
+  try {
+    parsed = raw.text === "" ? undefined : JSON.parse(raw.text);
+  } catch {
+    throw new Error(`the webhook answered ${raw.status} with a body that is not JSON`);
+  }
+  return {
+    status: raw.status,
+    body: parsed,
+    ...optional("retryAfterSeconds", raw.retryAfterSeconds),
+  };
 }
 
 /** kube's webhook retry backoff (DefaultRetryBackoffWithInitialDelay(500ms)): 5 attempts, ×1.5, 20% jitter. */

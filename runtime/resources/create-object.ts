@@ -2,7 +2,12 @@
 // server's metadata (uid, creation time, generation, a generated name), the kind's preparation,
 // validation, validating admission, then the store. With dry run everything but the store write runs.
 import { randomUUID } from "node:crypto";
-import { type AdmissionRequestInfo, admitMutating, admitValidating } from "../admission/admission.js";
+import {
+  type AdmissionAttributes,
+  type AdmissionRequestInfo,
+  admitMutating,
+  admitValidating,
+} from "../admission/admission.js";
 import { alreadyExists } from "../errors/status-error.js";
 import type { KubeObject } from "../object/kube-object.js";
 import { groupResource, hasStatus, storageVersionOf, tracksGeneration } from "../registry/kinds.js";
@@ -65,20 +70,22 @@ export async function createObject(
   checkTypeMeta(body, kind);
   checkNamespace(body, kind, target.namespace);
   defaultObject(kind, body);
-  const obj = withOwnership(api, target, undefined, body, options);
-  const meta = objectMeta(obj);
   const dryRun = options.dryRun === true;
-  const attributes = {
-    operation: "CREATE" as const,
+  const bodyName = objectMeta(body).name;
+  const attributes: AdmissionAttributes = {
+    operation: "CREATE",
     kind,
     namespace: target.namespace,
-    name: typeof meta.name === "string" ? meta.name : "",
+    name: typeof bodyName === "string" ? bodyName : "",
     subresource: undefined,
-    object: obj,
+    object: withOwnership(api, target, undefined, body, options),
     dryRun,
     ...(options.request === undefined ? {} : { request: options.request }),
   };
   await admitMutating(api.admission, attributes);
+  // Mutating plugins may have replaced the object (a webhook's patch).
+  const obj = attributes.object as KubeObject;
+  const meta = objectMeta(obj);
 
   resetSystemMeta(meta, api.now());
   const prefix = typeof meta.generateName === "string" && meta.generateName !== "" ? meta.generateName : undefined;

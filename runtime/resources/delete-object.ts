@@ -1,7 +1,7 @@
 // A delete: preconditions, then either removal at once or, while finalizers (or a grace period) hold it,
 // a deletionTimestamp with the finalizers the propagation policy asks for; the garbage collector and the
 // owners of other finalizers finish it later through updates.
-import { type AdmissionRequestInfo, admitValidating } from "../admission/admission.js";
+import { type AdmissionRequestInfo, admitMutating, admitValidating } from "../admission/admission.js";
 import * as fe from "../errors/field-error.js";
 import { conflict, invalid, notFound } from "../errors/status-error.js";
 import type { KubeObject } from "../object/kube-object.js";
@@ -102,22 +102,18 @@ export async function deleteObject(
   const dryRun = options.dryRun === true;
   const shown = async (obj: KubeObject) =>
     storageVersion === kind.version ? obj : await convertTo(kind, obj, kind.version);
+  const request = options.request === undefined ? {} : { request: options.request };
+  const base = { operation: "DELETE" as const, kind, namespace: target.namespace, name, subresource: undefined };
   for (;;) {
     const kv = await api.store.get(key);
     if (kv === undefined) throw notFound(groupResource(kind), name);
     const current = decodeStored(kv);
     checkPreconditions(target, current, options);
     const view = await shown(current);
-    await admitValidating(api.admission, {
-      operation: "DELETE",
-      kind,
-      namespace: target.namespace,
-      name,
-      subresource: undefined,
-      oldObject: view,
-      dryRun,
-      ...(options.request === undefined ? {} : { request: options.request }),
-    });
+    // As kube's store admits a delete: mutating then validating plugins, both seeing the object as stored.
+    const attributes = { ...base, oldObject: view, dryRun, ...request };
+    await admitMutating(api.admission, attributes);
+    await admitValidating(api.admission, attributes);
     const meta = objectMeta(current);
     const orphanByDefault =
       meta.deletionTimestamp === undefined && kind.strategy?.defaultPropagationPolicy === "Orphan";

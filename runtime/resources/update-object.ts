@@ -3,11 +3,11 @@
 // the revision read. An unconditional update retries when another write lands in between; a write that
 // changes nothing is not stored and keeps the resourceVersion, as kube skips identical bytes.
 import { isDeepStrictEqual } from "node:util";
-import { admitMutating, admitValidating } from "../admission/admission.js";
+import { type AdmissionAttributes, admitMutating, admitValidating } from "../admission/admission.js";
 import * as fe from "../errors/field-error.js";
 import { badRequest, conflict, invalid, notFound } from "../errors/status-error.js";
 import type { KubeObject } from "../object/kube-object.js";
-import { groupKind, groupResource, hasStatus, storageVersionOf, tracksGeneration } from "../registry/kinds.js";
+import { groupResource, hasStatus, storageVersionOf, tracksGeneration } from "../registry/kinds.js";
 import { ConflictError, NotFoundError } from "../storage/storage-errors.js";
 import type { ApiContext, Target } from "./api-context.js";
 import { createObject, type WriteOptions, withOwnership } from "./create-object.js";
@@ -93,7 +93,8 @@ export async function updateObject(
   const requested = objectMeta(body).resourceVersion;
   const precondition = typeof requested === "string" && requested !== "" ? requested : undefined;
   if (precondition === undefined && kind.strategy?.allowUnconditionalUpdate === false) {
-    throw invalid(groupKind(kind), name, [
+    // kube names the resource here, not the kind as its validation errors do.
+    throw invalid(groupResource(kind), name, [
       fe.invalid("metadata.resourceVersion", 0, "must be specified for an update"),
     ]);
   }
@@ -119,19 +120,20 @@ export async function updateObject(
     const old = storageVersion === kind.version ? current : await convertTo(kind, current, kind.version);
     const defaulted = structuredClone(body);
     defaultObject(kind, defaulted);
-    const obj = withOwnership(api, target, old, defaulted, options);
-    const attributes = {
-      operation: "UPDATE" as const,
+    const attributes: AdmissionAttributes = {
+      operation: "UPDATE",
       kind,
       namespace: target.namespace,
       name,
       subresource: target.subresource,
-      object: obj,
+      object: withOwnership(api, target, old, defaulted, options),
       oldObject: old,
       dryRun,
       ...(options.request === undefined ? {} : { request: options.request }),
     };
     await admitMutating(api.admission, attributes);
+    // Mutating plugins may have replaced the object (a webhook's patch).
+    const obj = attributes.object as KubeObject;
     prepareUpdate(target, obj, old);
     kind.strategy?.prepareForUpdate?.(obj, old, target.subresource);
     validateObject(kind, obj, old, target.subresource);

@@ -26,8 +26,11 @@ export function validateObject(kind: ServedKind, obj: KubeObject, old?: KubeObje
   errs.push(...validateObjectMeta(meta, options));
   if (old !== undefined) errs.push(...validateObjectMetaUpdate(meta, objectMeta(old)));
   const schema = kind.schema;
-  errs.push(...schema.validate(obj));
-  errs.push(...(kind.strategy?.validate?.(obj, old, subresource) ?? []));
+  const own = kind.strategy?.validate?.(obj, old, subresource) ?? [];
+  // A kind's own rule words what the schema also checks (a required field, a duplicate key) as kube does:
+  // the schema's error on the same field and of the same type is then left out.
+  const covered = new Set(own.map((e) => `${e.type} ${e.field}`));
+  errs.push(...schema.validate(obj).filter((e) => !covered.has(`${e.type} ${e.field}`)), ...own);
   if (schema.celSchema !== undefined) errs.push(...validateSchemaRules(schema.celSchema, obj, old, errs));
   if (errs.length > 0) {
     const name = typeof meta.name === "string" ? meta.name : "";

@@ -1,6 +1,7 @@
 // What a request carries through the pipeline, and the per-server state the stages read.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { UserInfo } from "../access/user-info.js";
+import type { AdmissionMetrics } from "../admission/admission-metrics.js";
 import type { AccessControl } from "../authn/access-control.js";
 import type { OpenIDMetadata } from "../authn/service-account/openid-metadata.js";
 import type { ErrorLog } from "../http/write-error.js";
@@ -24,6 +25,8 @@ export interface ServerState {
   /** kube-apiserver's request bounds (--min-request-timeout, --request-timeout, in-flight limits). */
   limits: RequestLimits;
   log: ErrorLog;
+  /** What admission measured, for /metrics. */
+  admissionMetrics: AdmissionMetrics;
   /** Lines worth keeping only when debugging (kube's `--v=4`): a client that went away, a write after a timeout. */
   debug: (line: string) => void;
   /** The service account issuer's discovery documents (`/.well-known/openid-configuration`, `/openid/v1/jwks`). */

@@ -1,7 +1,9 @@
 // `kapi serve`: a long-running server whose CA, serving certificate and service account signing key live in the
 // cert directory (made on first start, reused after) and whose admin kubeconfig is written into the data directory at every start.
+
 import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { AdmissionOptions } from "../admission/admission-chain.js";
 import { loadOrCreateSigningKey } from "../authn/service-account/signing-keys.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
@@ -31,6 +33,8 @@ export interface ServeOptions {
   controllers?: readonly string[];
   /** A parsed `--runtime-config`. */
   runtimeConfig?: Readonly<Record<string, boolean>>;
+  /** kube-apiserver's admission flags. */
+  admission?: AdmissionOptions;
   /** kube-apiserver's request and shutdown bounds (`--max-requests-inflight`, `--request-timeout`, …). */
   limits?: Pick<
     StartServerOptions,
@@ -100,6 +104,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
     ...(options.controllers === undefined ? {} : { controllers: options.controllers }),
     ...(options.runtimeConfig === undefined ? {} : { runtimeConfig: options.runtimeConfig }),
+    ...(options.admission === undefined ? {} : { admission: options.admission }),
     serviceAccountSigningKey: loadOrCreateSigningKey(certDir),
     ...(options.auditLogPath === undefined ? {} : { audit: auditLog(resolve(options.auditLogPath)) }),
     ...options.limits,

@@ -7,7 +7,9 @@ import { type KeyObject, randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { strategies } from "../../generated/strategies.js";
 import { adminUser } from "../access/user-info.js";
-import { admissionChain } from "../admission/admission-chain.js";
+import { type AdmissionOptions, admissionChain, enabledAdmissionPlugins } from "../admission/admission-chain.js";
+import { emptyAdmissionConfiguration, readAdmissionConfiguration } from "../admission/admission-configuration.js";
+import { AdmissionMetrics } from "../admission/admission-metrics.js";
 import { openIDMetadata } from "../authn/service-account/openid-metadata.js";
 import { generateSigningKey } from "../authn/service-account/signing-keys.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
@@ -94,6 +96,11 @@ export interface StartServerOptions {
   serviceAccountSigningKey?: KeyObject;
   /** kube-apiserver's `--runtime-config`: group/versions served beyond or instead of the default ones. */
   runtimeConfig?: RuntimeConfig;
+  /**
+   * kube-apiserver's admission flags (docs/admission.md): plugins on beyond v1.36's default set or off, and
+   * the AdmissionConfiguration file with their configurations. An unknown plugin name fails the start.
+   */
+  admission?: AdmissionOptions;
 }
 
 /** The options of a server without a listener. */
@@ -185,6 +192,13 @@ export async function startServer(
 ): Promise<InProcessServer | RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? defaultLog;
+  // Bad admission flags or configuration stop the start before anything is built, as kube-apiserver's do.
+  const admissionPlugins = enabledAdmissionPlugins(options.admission);
+  const configFile = options.admission?.configFile;
+  const admissionConfiguration =
+    configFile === undefined || configFile === ""
+      ? emptyAdmissionConfiguration
+      : readAdmissionConfiguration(configFile);
   const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
   let closing = false;
   const stopping = new AbortController();
@@ -216,7 +230,13 @@ export async function startServer(
   const access = accessControl.access;
   const authorizer = () => access.authorizer;
   const rbac = accessControl.rbac === undefined ? {} : { rbac: accessControl.rbac };
-  for (const plugin of admissionChain({ resources, authorizer, ...rbac })) resources.addAdmission(plugin);
+  const admissionMetrics = new AdmissionMetrics();
+  const chain = admissionChain(
+    { resources, authorizer, ...rbac, metrics: admissionMetrics, log },
+    admissionPlugins,
+    admissionConfiguration,
+  );
+  for (const plugin of chain) resources.addAdmission(plugin);
   const state: ServerState = {
     access,
     address: "",
@@ -232,6 +252,7 @@ export async function startServer(
       requests,
     },
     log,
+    admissionMetrics,
     debug: options.debug ?? (() => {}),
     openapi: new OpenApiDocuments(resources.kinds.builtinTurnedOff(), resources.kinds.groupVersions()),
     resources,

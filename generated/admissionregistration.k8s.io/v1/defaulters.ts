@@ -38,7 +38,6 @@ export function defaultMutatingAdmissionPolicyBindingSpec(value: unknown): void 
   const obj = asObject(value);
   if (obj === undefined) return;
   defaultMatchResources(obj.matchResources);
-  defaultParamRef(obj.paramRef);
 }
 
 export function defaultMutatingAdmissionPolicyList(value: unknown): void {
@@ -51,6 +50,7 @@ export function defaultMutatingAdmissionPolicyList(value: unknown): void {
 export function defaultMutatingAdmissionPolicySpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
+  obj.failurePolicy ??= "Fail";
   defaultMatchResources(obj.matchConstraints);
 }
 
@@ -58,6 +58,14 @@ export function defaultMutatingWebhook(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   obj.clientConfig ??= {};
+  defaultWebhookClientConfig(obj.clientConfig);
+  obj.failurePolicy ??= "Fail";
+  obj.matchPolicy ??= "Equivalent";
+  obj.namespaceSelector ??= {};
+  obj.objectSelector ??= {};
+  obj.reinvocationPolicy ??= "Never";
+  for (const item of listItems(obj.rules)) defaultRuleWithOperations(item);
+  obj.timeoutSeconds ??= 10;
 }
 
 export function defaultMutatingWebhookConfiguration(value: unknown): void {
@@ -80,10 +88,16 @@ export function defaultNamedRuleWithOperations(value: unknown): void {
   obj.scope ??= "*";
 }
 
-export function defaultParamRef(value: unknown): void {
+export function defaultRuleWithOperations(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
-  obj.parameterNotFoundAction ??= "Deny";
+  obj.scope ??= "*";
+}
+
+export function defaultServiceReference(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.port ??= 443;
 }
 
 export function defaultValidatingAdmissionPolicy(value: unknown): void {
@@ -114,7 +128,6 @@ export function defaultValidatingAdmissionPolicyBindingSpec(value: unknown): voi
   const obj = asObject(value);
   if (obj === undefined) return;
   defaultMatchResources(obj.matchResources);
-  defaultParamRef(obj.paramRef);
 }
 
 export function defaultValidatingAdmissionPolicyList(value: unknown): void {
@@ -135,6 +148,13 @@ export function defaultValidatingWebhook(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   obj.clientConfig ??= {};
+  defaultWebhookClientConfig(obj.clientConfig);
+  obj.failurePolicy ??= "Fail";
+  obj.matchPolicy ??= "Equivalent";
+  obj.namespaceSelector ??= {};
+  obj.objectSelector ??= {};
+  for (const item of listItems(obj.rules)) defaultRuleWithOperations(item);
+  obj.timeoutSeconds ??= 10;
 }
 
 export function defaultValidatingWebhookConfiguration(value: unknown): void {
@@ -149,4 +169,10 @@ export function defaultValidatingWebhookConfigurationList(value: unknown): void 
   if (obj === undefined) return;
   for (const item of listItems(obj.items)) defaultValidatingWebhookConfiguration(item);
   obj.metadata ??= {};
+}
+
+export function defaultWebhookClientConfig(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  defaultServiceReference(obj.service);
 }

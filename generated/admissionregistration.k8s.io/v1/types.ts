@@ -129,7 +129,7 @@ export interface ParamKind {
 export interface ParamRef {
   name?: string;
   namespace?: string;
-  parameterNotFoundAction?: "Allow" | "Deny";
+  parameterNotFoundAction?: "Deny" | "Allow";
   selector?: metaV1.LabelSelector;
 }
 

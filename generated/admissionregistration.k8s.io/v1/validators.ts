@@ -177,7 +177,7 @@ export function validateParamRef(value: unknown, path: string, errs: FieldError[
   if (obj === undefined) return;
   c.string(obj.name, child(path, "name"), errs);
   c.string(obj.namespace, child(path, "namespace"), errs);
-  c.string(obj.parameterNotFoundAction, child(path, "parameterNotFoundAction"), errs, { enum: ["Allow", "Deny"] });
+  c.string(obj.parameterNotFoundAction, child(path, "parameterNotFoundAction"), errs, { enum: ["Deny", "Allow"] });
   metaV1.validateLabelSelector(obj.selector, child(path, "selector"), errs);
 }
 

@@ -93,7 +93,7 @@ export interface PolicyEnvironment {
 }
 
 /** The variables every admission expression sees; `variables` is typed from the ones compiled so far. */
-function declarations(variablesType: CelType, withAuthorizer: boolean): VariableDecl[] {
+export function admissionDeclarations(variablesType: CelType, withAuthorizer: boolean): VariableDecl[] {
   const decls: VariableDecl[] = [
     { name: "object", type: DynType },
     { name: "oldObject", type: DynType },
@@ -111,7 +111,7 @@ export function compilePolicy(spec: PolicySpec, environment: PolicyEnvironment):
   const variablesType = objectType("kubernetes.variables", fields);
   // One environment serves every expression: `variables` is typed by the fields map, which gains each
   // variable as it is compiled, so a variable sees only the ones before it.
-  const env = environment.base.extend(declarations(variablesType, true));
+  const env = environment.base.extend(admissionDeclarations(variablesType, true));
   const variables: { name: string; expression: CompiledExpression }[] = [];
   for (const v of spec.variables ?? []) {
     const expression = compileExpression(env, v.expression ?? "", undefined);
@@ -119,7 +119,7 @@ export function compilePolicy(spec: PolicySpec, environment: PolicyEnvironment):
     fields.set(name, { type: expression.type ?? DynType });
     variables.push({ name, expression });
   }
-  const messageEnv = environment.base.extend(declarations(variablesType, false));
+  const messageEnv = environment.base.extend(admissionDeclarations(variablesType, false));
   return {
     failurePolicy: spec.failurePolicy === "Ignore" ? "Ignore" : "Fail",
     matchConditions: (spec.matchConditions ?? []).map((c) => ({

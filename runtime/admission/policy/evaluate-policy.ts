@@ -5,8 +5,9 @@
 import type { ObjectType } from "../../cel/common/cel-types.js";
 import type { Activation } from "../../cel/common/evaluation.js";
 import { jsonToCel } from "../../cel/common/json-to-cel.js";
-import { CelError, CelObject, type CelValue } from "../../cel/common/values.js";
+import { CelError, type CelValue } from "../../cel/common/values.js";
 import type { CompiledExpression, CompiledPolicy } from "./compile-policy.js";
+import { LazyVariables } from "./lazy-variables.js";
 
 /** kube's RuntimeCELCostBudget: what all of a policy's expressions may spend on one request. */
 export const runtimeCostBudget = 10_000_000;
@@ -44,30 +45,6 @@ export interface PolicyResult {
   matched: boolean;
   decisions: Decision[];
   auditAnnotations: AuditAnnotationResult[];
-}
-
-/** `variables`: each variable evaluated at most once, on first use, with the same inputs. */
-class LazyVariables extends CelObject {
-  private readonly values = new Map<string, CelValue>();
-  constructor(
-    readonly type: ObjectType,
-    private readonly compiled: CompiledPolicy["variables"],
-    private readonly run: (expression: CompiledExpression) => CelValue,
-  ) {
-    super();
-  }
-  get(field: string): CelValue | undefined {
-    const known = this.values.get(field);
-    if (known !== undefined) return known;
-    const variable = this.compiled.find((v) => v.name === field);
-    if (variable === undefined) return undefined;
-    const value = this.run(variable.expression);
-    this.values.set(field, value);
-    return value;
-  }
-  *fieldNames(): IterableIterator<string> {
-    for (const v of this.compiled) yield v.name;
-  }
 }
 
 class Budget {

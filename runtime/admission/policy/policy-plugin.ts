@@ -1,50 +1,26 @@
-// The ValidatingAdmissionPolicy admission plugin: every write is checked against the policies its
-// bindings put in force, as kube-apiserver's validating policy dispatcher does it. Policies and
-// bindings are read from the API on each write (the watch cache serves them from memory); each
-// policy generation is compiled once.
-import { kinds } from "../../../generated/registry.js";
-import type { UserInfo } from "../../access/user-info.js";
-import {
-  type CelAuthorizer,
-  newAuthorizerValue,
-  newRequestResourceCheck,
-} from "../../cel/library/kubernetes/authorizer-library.js";
-import { namespaces } from "../../controllers/core-kinds.js";
+import { type CelAuthorizer, newAuthorizerValue } from "../../cel/library/kubernetes/authorizer-library.js";
 import { forbidden, StatusError, type StatusReason } from "../../errors/status-error.js";
 import type { KubeObject } from "../../object/kube-object.js";
-import { groupResource, kindReference } from "../../registry/kinds.js";
-import { byGroupVersionKind } from "../../registry/lookup.js";
-import type { ResourceKindRecord, ServedKind } from "../../registry/served-kind.js";
+import { groupResource } from "../../registry/kinds.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
 import { convertToSync } from "../../resources/versioned.js";
-import type { Labels } from "../../selection/label-selector.js";
-import { type LabelSelectorObject, labelSelectorFromObject } from "../../selection/label-selector-object.js";
-import type { AdmissionAttributes, AdmissionPlugin } from "../admission.js";
+import { type AdmissionAttributes, type AdmissionPlugin, admissionOptions } from "../admission.js";
 import { type CompiledPolicy, compilePolicy, type PolicyEnvironment, type PolicySpec } from "./compile-policy.js";
 import { evaluatePolicy, type PolicyResult } from "./evaluate-policy.js";
 import { type MatchResources, matchResources, type RuleRequest } from "./match-resources.js";
+import {
+  admissionRegistrationKind,
+  collectParams,
+  isPolicyResource,
+  type ParamRef,
+  requestMatch,
+  requestResourceOf,
+  userOf,
+} from "./policy-inputs.js";
 import { admissionRequestJson } from "./request-variable.js";
 
-const group = "admissionregistration.k8s.io";
-
-function servedKind(kind: string): ServedKind {
-  const record = byGroupVersionKind(kinds, group, "v1", kind);
-  if (record?.resource === undefined) throw new Error(`the registry has no ${group}/v1 ${kind}`);
-  return kindReference(record as ResourceKindRecord);
-}
-
-const policyKind = servedKind("ValidatingAdmissionPolicy");
-const bindingKind = servedKind("ValidatingAdmissionPolicyBinding");
-
-/** Who in-server controllers write as, for `request.userInfo` when a write has no API request. */
-const controllerUser: UserInfo = { name: "system:kube-controller-manager", groups: ["system:authenticated"] };
-
-interface ParamRef {
-  name?: string;
-  namespace?: string;
-  selector?: LabelSelectorObject;
-  parameterNotFoundAction?: string;
-}
+const policyKind = admissionRegistrationKind("ValidatingAdmissionPolicy");
+const bindingKind = admissionRegistrationKind("ValidatingAdmissionPolicyBinding");
 
 interface BindingSpec {
   policyName?: string;
@@ -82,45 +58,6 @@ function reasonCode(reason: string): number {
   }
 }
 
-function ruleRequest(kind: ServedKind, a: AdmissionAttributes): RuleRequest & { kind: string } {
-  return {
-    operation: a.operation,
-    group: kind.group,
-    version: kind.version,
-    resource: kind.resource.plural,
-    subresource: a.subresource ?? "",
-    namespaced: kind.resource.scope === "Namespaced",
-    name: a.name,
-    kind: kind.kind,
-  };
-}
-
-const equivalentKinds = new Map<string, ServedKind[]>();
-
-/** The other served versions of a kind's resource, which Equivalent matching may match it at. */
-function equivalentsOf(kind: ServedKind): ServedKind[] {
-  const key = `${kind.group}/${kind.resource.plural}/${kind.version}`;
-  let found = equivalentKinds.get(key);
-  if (found === undefined) {
-    found = kinds
-      .filter(
-        (k): k is ResourceKindRecord =>
-          k.resource !== undefined &&
-          k.group === kind.group &&
-          k.resource.plural === kind.resource.plural &&
-          k.version !== kind.version,
-      )
-      .map(kindReference);
-    equivalentKinds.set(key, found);
-  }
-  return found;
-}
-
-/** The request at its own version first, then at every other served version of the same resource. */
-function candidatesOf(a: AdmissionAttributes): (RuleRequest & { kind: string })[] {
-  return [ruleRequest(a.kind, a), ...equivalentsOf(a.kind).map((k) => ruleRequest(k, a))];
-}
-
 export function validatingAdmissionPolicy(api: ResourceApi, options: PolicyPluginOptions): AdmissionPlugin {
   const compiled = new Map<string, CompiledPolicy>();
 
@@ -134,76 +71,19 @@ export function validatingAdmissionPolicy(api: ResourceApi, options: PolicyPlugi
     return entry;
   };
 
-  const namespaceObject = async (name: string): Promise<KubeObject | undefined> => {
-    try {
-      return (await api.get({ kind: namespaces, name })).object;
-    } catch (error) {
-      if (error instanceof StatusError && error.code === 404) return undefined;
-      throw error;
-    }
-  };
-
-  /** The param objects a binding names; an Error is a configuration problem. */
-  const collectParams = async (
-    spec: PolicySpec,
-    ref: ParamRef | undefined,
-    requestNamespace: string,
-  ): Promise<unknown[] | Error> => {
-    if (spec.paramKind === undefined) return [null];
-    const { apiVersion = "", kind = "" } = spec.paramKind;
-    const [g, v] = apiVersion.includes("/") ? apiVersion.split("/", 2) : ["", apiVersion];
-    // Any kind this server serves, custom resources included, as kube finds param kinds through its REST mapper.
-    const paramKind = api.kinds.kindOf(g ?? "", v ?? "", kind);
-    if (paramKind === undefined) return new Error(`paramKind kind ${kind} in ${apiVersion} is not known`);
-    if (ref === undefined) return new Error("paramRef is required when the policy has a paramKind");
-    const namespaced = paramKind.resource.scope === "Namespaced";
-    const namespace = namespaced ? (ref.namespace ?? requestNamespace) : undefined;
-    if (namespaced && namespace === "") {
-      return new Error("cannot use namespaced paramRef in policy binding that matches cluster-scoped resources");
-    }
-    let params: unknown[];
-    if (ref.name !== undefined && ref.name !== "") {
-      try {
-        params = [(await api.get({ kind: paramKind, namespace, name: ref.name })).object];
-      } catch (error) {
-        if (!(error instanceof StatusError && error.code === 404)) throw error;
-        params = [];
-      }
-    } else {
-      const selector = labelSelectorFromObject(ref.selector ?? {});
-      const listed = await api.list({ kind: paramKind, namespace });
-      params = listed.items
-        .map((item) => item.object)
-        .filter((o) => selector.ok && selector.selector.matches((o.metadata as { labels?: Labels }).labels ?? {}));
-    }
-    if (params.length === 0 && ref.parameterNotFoundAction === "Deny") {
-      return new Error("no params found for policy binding with `Deny` parameterNotFoundAction");
-    }
-    return params;
-  };
-
   return {
     name: "ValidatingAdmissionPolicy",
     async validate(a) {
-      if (a.kind.group === group) return;
+      if (isPolicyResource(a)) return;
       const bindings = (await api.list({ kind: bindingKind })).items.map((i) => i.object as Stored<BindingSpec>);
       if (bindings.length === 0) return;
       const policies = (await api.list({ kind: policyKind })).items.map((i) => i.object as Stored<PolicySpec>);
       const live = new Set(policies.map((p) => `${p.metadata.uid ?? p.metadata.name}/${p.metadata.resourceVersion}`));
       for (const key of compiled.keys()) if (!live.has(key)) compiled.delete(key);
 
-      const user = a.request?.user ?? controllerUser;
+      const user = userOf(a);
       const authorizer = newAuthorizerValue(options.authorizer, user);
-      const namespaced = a.kind.resource.scope === "Namespaced";
-      const ownNamespace = a.kind.group === "" && a.kind.kind === "Namespace" ? (a.object ?? a.oldObject) : undefined;
-      const namespace = namespaced && a.namespace !== undefined ? await namespaceObject(a.namespace) : undefined;
-      const namespaceLabels = (namespace ?? ownNamespace)?.metadata as { labels?: Labels } | undefined;
-      const candidates = candidatesOf(a);
-      const input = {
-        attributes: a,
-        candidates,
-        namespaceLabels: namespaced || ownNamespace !== undefined ? (namespaceLabels?.labels ?? {}) : undefined,
-      };
+      const { namespace, candidates, input } = await requestMatch(api, a);
       const denials: Denial[] = [];
 
       for (const policy of policies.sort((x, y) => x.metadata.name.localeCompare(y.metadata.name))) {
@@ -222,7 +102,7 @@ export function validatingAdmissionPolicy(api: ResourceApi, options: PolicyPlugi
         for (const binding of own) {
           const bindingSpec = binding.spec ?? {};
           if (matchResources(bindingSpec.matchResources, { ...input, candidates: [matched] }) === undefined) continue;
-          const params = await collectParams(spec, bindingSpec.paramRef, a.namespace ?? "");
+          const params = await collectParams(api, spec.paramKind, bindingSpec.paramRef, a.namespace ?? "");
           if (params instanceof Error) {
             failClosed(binding.metadata.name, `failed to configure binding: ${params.message}`);
             continue;
@@ -237,6 +117,7 @@ export function validatingAdmissionPolicy(api: ResourceApi, options: PolicyPlugi
             namespace: a.namespace ?? "",
             user,
             dryRun: a.dryRun,
+            options: admissionOptions(a),
           });
           for (const param of params) {
             const result = evaluatePolicy(program, {
@@ -246,13 +127,7 @@ export function validatingAdmissionPolicy(api: ResourceApi, options: PolicyPlugi
               params: param,
               namespaceObject: namespace ?? null,
               authorizer,
-              requestResource: newRequestResourceCheck(authorizer, {
-                group: a.kind.group,
-                resource: a.kind.resource.plural,
-                subresource: a.subresource ?? "",
-                namespace: a.namespace ?? "",
-                name: a.name,
-              }),
+              requestResource: requestResourceOf(authorizer, a),
             });
             act(result, policyName, binding, a, denials, annotations, failClosed);
           }

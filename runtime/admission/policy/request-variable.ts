@@ -44,12 +44,6 @@ export const admissionRequestType: CelType = object("kubernetes.AdmissionRequest
   options: DynType,
 });
 
-const optionsKind: Record<Operation, string> = {
-  CREATE: "CreateOptions",
-  UPDATE: "UpdateOptions",
-  DELETE: "DeleteOptions",
-};
-
 export interface RequestFacts {
   operation: Operation;
   /** The request as sent. */
@@ -59,6 +53,8 @@ export interface RequestFacts {
   namespace: string;
   user: UserInfo;
   dryRun: boolean;
+  /** The request's options object (admissionOptions). */
+  options: Record<string, unknown> | null;
 }
 
 /** The AdmissionRequest JSON kube builds for CEL (CreateAdmissionRequest). */
@@ -81,6 +77,6 @@ export function admissionRequestJson(facts: RequestFacts): Record<string, unknow
       extra: user.extra ?? {},
     },
     dryRun: facts.dryRun,
-    options: { kind: optionsKind[facts.operation], apiVersion: "meta.k8s.io/v1" },
+    options: facts.options,
   };
 }

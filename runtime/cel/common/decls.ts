@@ -122,6 +122,8 @@ export interface CelLibrary {
   readonly variables?: readonly VariableDecl[];
   /** Types usable by name in expressions (`type(x) == kubernetes.Quantity` is not allowed, but `optional_type` is). */
   readonly types?: readonly CelType[];
+  /** Types named by a pattern rather than listed (cel-go's type provider resolving `Object.spec` on demand). */
+  readonly resolveType?: (name: string) => CelType | undefined;
   /** Checks run on every checked tree after type checking (cel-go's AST validators), e.g. literal format strings. */
   readonly validators?: readonly ((ast: CheckedAst) => readonly CelIssue[])[];
   /** Parser features the library needs. */

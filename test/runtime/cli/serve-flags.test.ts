@@ -103,4 +103,23 @@ describe("parseServeFlags", () => {
     );
     expect(() => parseServeFlags(["--no-such-flag"])).toThrow();
   });
+
+  it("reads kube-apiserver's admission flags", () => {
+    expect(
+      parseServeFlags([
+        "--enable-admission-plugins=AlwaysDeny,NamespaceExists",
+        "--enable-admission-plugins",
+        "EventRateLimit",
+        "--disable-admission-plugins=NamespaceLifecycle",
+        "--admission-control-config-file=/etc/kapi/admission.yaml",
+      ]).admission,
+    ).toEqual({
+      enablePlugins: ["AlwaysDeny", "NamespaceExists", "EventRateLimit"],
+      disablePlugins: ["NamespaceLifecycle"],
+      configFile: "/etc/kapi/admission.yaml",
+    });
+    expect(parseServeFlags(["--admission-control=NamespaceLifecycle"]).admission).toEqual({
+      admissionControl: ["NamespaceLifecycle"],
+    });
+  });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Authorizer } from "../../../runtime/access/authorizer.js";
 import { admissionChain } from "../../../runtime/admission/admission-chain.js";
+import { AdmissionMetrics } from "../../../runtime/admission/admission-metrics.js";
 import { CrdController } from "../../../runtime/crd/crd-controller.js";
 import type { KubeObject } from "../../../runtime/object/kube-object.js";
 import { OpenApiDocuments } from "../../../runtime/openapi/openapi-documents.js";
@@ -68,7 +69,13 @@ spec:
 describe("ResourceApi verbs in-process", () => {
   const store = new MemoryStore();
   const api = new ResourceApi({ kinds: builtinKinds(), store });
-  for (const plugin of admissionChain({ resources: api, authorizer: () => allow })) api.addAdmission(plugin);
+  for (const plugin of admissionChain({
+    resources: api,
+    authorizer: () => allow,
+    metrics: new AdmissionMetrics(),
+    log: () => {},
+  }))
+    api.addAdmission(plugin);
   const stopping = new AbortController();
   let definitions: Promise<void>;
   const served = (group: string, version: string, resource: string): ServedKind => {

@@ -1,7 +1,9 @@
 // A RequestContext over an in-memory request, for testing stages without a socket.
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { adminUser } from "../../../runtime/access/user-info.js";
+import { AdmissionMetrics } from "../../../runtime/admission/admission-metrics.js";
 import { BearerTokenAuthenticator } from "../../../runtime/authn/bearer-token.js";
 import { StaticTokenAuthenticator } from "../../../runtime/authn/static-tokens.js";
 import { PrivilegedGroupAuthorizer } from "../../../runtime/authz/privileged-groups.js";
@@ -44,6 +46,7 @@ export function fakeContext(request: FakeRequest = {}): RequestContext {
         authorizer: new UnionAuthorizer([new PrivilegedGroupAuthorizer()]),
       },
       address: "127.0.0.1:6443",
+      admissionMetrics: new AdmissionMetrics(),
       health: { livez: [ping], readyz: [ping] },
       limits: {
         minRequestTimeoutSeconds: 1800,
