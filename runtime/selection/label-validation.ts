@@ -1,5 +1,6 @@
-// Label keys and values checked as apimachinery's IsQualifiedName and IsValidLabelValue do, returning
-// their messages verbatim: selector parse errors and LabelSelector validation both print them.
+// Label keys and values checked as apimachinery's IsLabelKey (which IsQualifiedName now is) and IsLabelValue
+// do, returning their messages verbatim: selector parse errors and LabelSelector validation both print them.
+// Their length limits are in bytes and say so, unlike the DNS name checks' "characters".
 import { dnsSubdomainErrors } from "../validation/name-formats.js";
 
 const qualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
@@ -27,7 +28,7 @@ export function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
   if (parts.length > 2) {
     return [
-      `a qualified name ${regexError(qualifiedNameMsg, qualifiedNameFmt, ["MyName", "my.name", "123-abc"])} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      `a valid label key ${regexError(qualifiedNameMsg, qualifiedNameFmt, ["MyName", "my.name", "123-abc"])} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ];
   }
   const name = parts.length === 2 ? (parts[1] ?? "") : value;
@@ -37,7 +38,7 @@ export function qualifiedNameErrors(value: string): string[] {
     else errs.push(...dnsSubdomainErrors(prefix).map((m) => `prefix part ${m}`));
   }
   if (name === "") errs.push("name part must be non-empty");
-  else if (byteLength(name) > 63) errs.push("name part must be no more than 63 characters");
+  else if (byteLength(name) > 63) errs.push("name part must be no more than 63 bytes");
   if (!qualifiedName.test(name)) {
     errs.push(`name part ${regexError(qualifiedNameMsg, qualifiedNameFmt, ["MyName", "my.name", "123-abc"])}`);
   }
@@ -47,7 +48,7 @@ export function qualifiedNameErrors(value: string): string[] {
 /** IsValidLabelValue: empty, or at most 63 bytes of `[-A-Za-z0-9_.]` starting and ending alphanumeric. */
 export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push("must be no more than 63 characters");
+  if (byteLength(value) > 63) errs.push("must be no more than 63 bytes");
   if (!labelValue.test(value)) errs.push(regexError(labelValueMsg, labelValueFmt, ["MyValue", "my_value", "12345"]));
   return errs;
 }

@@ -114,7 +114,7 @@ describe("labelSelectorFromObject", () => {
     [{ matchLabels: { a: "-x" } }, `values[0][a]: Invalid value: "-x": ${valueRegexMsg}`],
     [
       { matchExpressions: [{ key: "a/b/c", operator: "Exists" }] },
-      `key: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      `key: Invalid value: "a/b/c": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ],
   ])("%j fails with kube's message", (selector, message) => {
     const r = labelSelectorFromObject(selector);

@@ -104,13 +104,13 @@ describe("parseLabelSelector: errors", () => {
     ["app in (ok,x-)", `unable to parse requirement: values[1][app]: Invalid value: "x-": ${valueRegexMsg}`],
     [
       `x=${"a".repeat(64)}`,
-      `unable to parse requirement: values[0][x]: Invalid value: "${"a".repeat(64)}": must be no more than 63 characters`,
+      `unable to parse requirement: values[0][x]: Invalid value: "${"a".repeat(64)}": must be no more than 63 bytes`,
     ],
     ["-x=a", `unable to parse requirement: <nil>: Invalid value: "-x": ${nameRegexMsg}`],
     ["!x.", `unable to parse requirement: <nil>: Invalid value: "x.": ${nameRegexMsg}`],
     [
       `${"k".repeat(64)}`,
-      `unable to parse requirement: <nil>: Invalid value: "${"k".repeat(64)}": name part must be no more than 63 characters`,
+      `unable to parse requirement: <nil>: Invalid value: "${"k".repeat(64)}": name part must be no more than 63 bytes`,
     ],
     ["/a", `unable to parse requirement: <nil>: Invalid value: "/a": prefix part must be non-empty`],
     ["a/", `unable to parse requirement: <nil>: Invalid value: "a/": name part must be non-empty; ${nameRegexMsg}`],
@@ -120,7 +120,7 @@ describe("parseLabelSelector: errors", () => {
     ],
     [
       "a/b/c",
-      `unable to parse requirement: <nil>: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      `unable to parse requirement: <nil>: Invalid value: "a/b/c": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ],
   ])("%j", (input, message) => {
     expect(failure(input)).toBe(message);
