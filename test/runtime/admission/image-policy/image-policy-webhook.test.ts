@@ -294,6 +294,27 @@ describe("ImagePolicyWebhook", () => {
     expect(backend.calls.length - before).toBe(2);
   });
 
+  it("is switched on by --enable-admission-plugins and configured by its legacy file as --admission-control-config-file", async () => {
+    const configFile = join(dir, "image-policy.yaml");
+    writeFileSync(
+      configFile,
+      `imagePolicy:\n  kubeConfigFile: ${kubeconfigFor(backendPort, "flag")}\n  allowTTL: 50\n  denyTTL: 50\n  retryBackoff: 500\n  defaultAllow: false\n`,
+    );
+    const server = await startServer({
+      insecure: true,
+      adminToken: token,
+      controllers: false,
+      admission: { enablePlugins: ["ImagePolicyWebhook"], configFile },
+    });
+    servers.push(server);
+    expect((await createPod(server, pod("flag-good", ["registry.example/flag-good:1"]))).status).toBe(201);
+    const denied = await createPod(server, pod("flag-bad", ["registry.example/flag-bad:1"]));
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as { message: string }).message).toBe(
+      'pods "flag-bad" is forbidden: image policy webhook backend denied one or more images: registry.example/flag-bad:1 not allowed',
+    );
+  });
+
   it("fails to start on a configuration kube refuses, with kube's texts", async () => {
     const server = await serverWith({ kubeConfigFile: kubeconfigFor(backendPort, "config") });
     const build = (text: string | undefined) => () => imagePolicyWebhook(contextFor(server, text));
