@@ -11,6 +11,7 @@ import type { ControllerContext } from "../controllers/controller-context.js";
 import { followObjects } from "../controllers/follow-objects.js";
 import { updateWithRetry } from "../controllers/update-with-retry.js";
 import { retryLater, WorkQueue } from "../controllers/work-queue.js";
+import { type ServiceEndpointResolver, serviceEndpointResolver } from "../http/service-resolver.js";
 import type { KubeObject } from "../object/kube-object.js";
 import type { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import type { Schema } from "../openapi/schema-refs.js";
@@ -40,10 +41,13 @@ export class CrdController {
   /** What each served definition was last built from, and what it gave. */
   readonly #served = new Map<string, { key: string; resource: CustomResource }>();
   readonly #kind: ServedKind;
+  /** Where conversion webhooks registered by service are reached, as admission webhooks are. */
+  readonly #resolveService: ServiceEndpointResolver;
 
   constructor(api: ResourceApi, options: CrdControllerOptions) {
     this.#api = api;
     this.#options = options;
+    this.#resolveService = serviceEndpointResolver(api);
     const kind = api.kinds.servedKind("apiextensions.k8s.io", "v1", "customresourcedefinitions");
     if (kind === undefined) throw new Error("apiextensions.k8s.io/v1 is not served");
     this.#kind = kind;
@@ -201,7 +205,7 @@ export class CrdController {
       const key = JSON.stringify([meta.uid, meta.generation, accepted, isConditionTrue(crd, "Terminating")]);
       const current = this.#served.get(name);
       if (current?.key === key) return current.resource;
-      resource = customResource(crd, accepted);
+      resource = customResource(crd, accepted, this.#resolveService);
       this.#served.set(name, { key, resource });
       this.#api.kinds.setCustom(name, resource.served);
       this.#openapi.set(name, resource.openapi);

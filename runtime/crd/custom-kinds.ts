@@ -10,6 +10,7 @@ import type {
 import type { JsonObject } from "../conversion/json-values.js";
 import type { ServedResource, ServedSubresource } from "../discovery/served.js";
 import { storageVersionHash } from "../discovery/storage-version-hash.js";
+import type { ServiceEndpointResolver } from "../http/service-resolver.js";
 import type { Schema } from "../openapi/schema-refs.js";
 import type { PrinterColumn, SelectableField, SubresourceRecord, Verb } from "../registry/kind-record.js";
 import type { CustomVersion } from "../registry/kind-registry.js";
@@ -98,12 +99,16 @@ export interface CustomResource {
   openapi: Map<string, OpenApiDefinitions>;
 }
 
-/** What a definition with accepted `names` serves. */
-export function customResource(crd: CustomResourceDefinition, names: CustomResourceDefinitionNames): CustomResource {
+/** What a definition with accepted `names` serves; its conversion webhook's service is reached through `resolveService`. */
+export function customResource(
+  crd: CustomResourceDefinition,
+  names: CustomResourceDefinitionNames,
+  resolveService: ServiceEndpointResolver,
+): CustomResource {
   const { group, versions } = crd.spec;
   const meta = crd.metadata ?? {};
   const definition = { name: meta.name ?? "", uid: meta.uid ?? "" };
-  const converter = customResourceConverter(crd as unknown as JsonObject);
+  const converter = customResourceConverter(crd as unknown as JsonObject, { resolveService });
   const storageName = versions.find((v) => v.storage)?.name ?? versions[0]?.name ?? "";
   const listKind = names.listKind ?? `${names.kind}List`;
   const byVersion = new Map<string, ServedKind>();

@@ -4,12 +4,12 @@
 // configuration kinds are never sent to webhooks. The plugin's configuration (a WebhookAdmissionConfiguration)
 // gives the credentials to call webhook hosts with; a bad one throws kube's startup error.
 import { celAuthorizer } from "../../authz/cel-authorizer.js";
+import { serviceEndpointResolver } from "../../http/service-resolver.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../admission.js";
 import type { AdmissionPluginContext } from "../plugin-context.js";
 import { admissionPolicyEnvironment } from "../policy/policy-environment.js";
 import type { CompiledConditions } from "./match-conditions.js";
 import { dispatchMutating, mutatingPluginName } from "./mutating-dispatcher.js";
-import { serviceEndpointResolver } from "./service-resolver.js";
 import { dispatchValidating } from "./validating-dispatcher.js";
 import { listWebhooks, type Webhook, type WebhookType } from "./webhook-configurations.js";
 import { credentialsResolver } from "./webhook-credentials.js";

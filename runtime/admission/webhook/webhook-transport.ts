@@ -6,6 +6,7 @@
 import { isIP } from "node:net";
 import { goQuote } from "../../errors/go-format.js";
 import { internal, StatusError, type StatusReason, serviceUnavailable } from "../../errors/status-error.js";
+import type { ServiceEndpointResolver } from "../../http/service-resolver.js";
 import {
   postJsonRaw,
   type RawWebhookResponse,
@@ -13,7 +14,6 @@ import {
   WebhookTimeoutError,
 } from "../../http/webhook-client.js";
 import { isJsonObject } from "../../object/json-object.js";
-import type { ServiceEndpointResolver } from "./service-resolver.js";
 import type { WebhookSpec } from "./webhook-configurations.js";
 import type { CredentialsResolver } from "./webhook-credentials.js";
 import { CallingWebhookError } from "./webhook-errors.js";

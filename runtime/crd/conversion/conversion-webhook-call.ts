@@ -1,12 +1,15 @@
 // One POST of a ConversionReview to a conversion webhook, failing as client-go's REST client does for
 // kube-apiserver: transport errors read `Post "<url>": <cause>`, an answer outside 2xx becomes the Status it
 // carries or kube's generic text for its code, an empty or undecodable answer names what was wrong.
-// kube's webhook client sends `?timeout=<limit>` and gives up after that limit (30 s by default).
+// kube's webhook client sends `?timeout=<limit>` and gives up after that limit (30 s by default). A service
+// is resolved to an endpoint when the call is made; the resolver's refusal is the cause, as kube's dialer
+// returns it.
 import type { IncomingMessage } from "node:http";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { formatGoDuration } from "../../authz/authorization-config.js";
+import type { ServiceEndpoint, ServiceEndpointResolver } from "../../http/service-resolver.js";
 import { isJsonObject } from "../../object/json-object.js";
 import type { WebhookEndpoint } from "./webhook-endpoint.js";
 
@@ -37,10 +40,18 @@ function certificateNames(error: NodeJS.ErrnoException & { cert?: { subjectaltna
     .join(", ");
 }
 
+type TransportError = NodeJS.ErrnoException & { address?: string; port?: number; cert?: { subjectaltname?: string } };
+
 /** Go's net/http and crypto/tls wording for the transport failures Node reports by code. */
-function transportCause(error: NodeJS.ErrnoException, url: URL, serverName: string): string {
+function transportCause(error: TransportError, url: URL, serverName: string): string {
   const code = error.code ?? "";
-  if (code === "ECONNREFUSED") return `dial tcp ${url.host}: connect: connection refused`;
+  if (code === "ECONNREFUSED") {
+    const dialed =
+      error.address === undefined
+        ? url.host
+        : `${isIP(error.address) === 6 ? `[${error.address}]` : error.address}:${error.port}`;
+    return `dial tcp ${dialed}: connect: connection refused`;
+  }
   if (code === "ENOTFOUND") return `dial tcp: lookup ${url.hostname}: no such host`;
   if (code === "ECONNRESET") return "EOF";
   if (unknownAuthority.has(code))
@@ -54,7 +65,17 @@ function transportCause(error: NodeJS.ErrnoException, url: URL, serverName: stri
   return error.message;
 }
 
-function send(endpoint: WebhookEndpoint, url: URL, payload: Buffer, timeoutMs: number): Promise<Answer> {
+/** Where one call goes: the URL, and for a service the endpoint it was resolved to and its Host header. */
+interface Call {
+  url: URL;
+  /** The URL as Go prints it in errors. */
+  shown: string;
+  address?: ServiceEndpoint;
+  host?: string;
+}
+
+function send(endpoint: WebhookEndpoint, call: Call, payload: Buffer, timeoutMs: number): Promise<Answer> {
+  const { url } = call;
   const https = url.protocol === "https:";
   const tls = https
     ? {
@@ -68,19 +89,23 @@ function send(endpoint: WebhookEndpoint, url: URL, payload: Buffer, timeoutMs: n
       "content-type": "application/json",
       accept: "application/json, */*",
       "content-length": payload.length,
+      ...(call.host === undefined ? {} : { host: call.host }),
     },
+    ...(call.address === undefined
+      ? {}
+      : { hostname: call.address.host, host: call.address.host, port: call.address.port }),
     ...tls,
   };
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     let response: IncomingMessage | undefined;
-    const fail = (error: NodeJS.ErrnoException) => {
+    const fail = (error: TransportError) => {
       clearTimeout(timer);
       const cause =
         error instanceof WebhookCallError
           ? error.message
           : transportCause(error, url, endpoint.serverName ?? url.hostname);
-      reject(new WebhookCallError(`Post ${JSON.stringify(url.href)}: ${cause}`));
+      reject(new WebhookCallError(`Post ${JSON.stringify(call.shown)}: ${cause}`));
     };
     const req = (https ? httpsRequest : httpRequest)(url, options, (res: IncomingMessage) => {
       response = res;
@@ -162,15 +187,34 @@ function unsuccessful(answer: Answer): WebhookCallError {
   return new WebhookCallError(genericServerMessage(answer.status, serverMessage));
 }
 
+/** The URL of this call, and for a service the endpoint it resolves to now. */
+async function callTo(
+  endpoint: WebhookEndpoint,
+  timeoutMs: number,
+  resolveService: ServiceEndpointResolver,
+): Promise<Call> {
+  const url = new URL(endpoint.url);
+  url.searchParams.set("timeout", formatGoDuration(BigInt(Math.round(timeoutMs * 1e6))));
+  const { service } = endpoint;
+  if (service === undefined) return { url, shown: url.href };
+  const shown = `${url.protocol}//${service.hostPort}${url.pathname}${url.search}`;
+  try {
+    const address = await resolveService(service.namespace, service.name, service.port);
+    return { url, shown, address, host: service.hostPort };
+  } catch (error) {
+    throw new WebhookCallError(`Post ${JSON.stringify(shown)}: ${(error as Error).message}`);
+  }
+}
+
 /** The decoded JSON answer to `review`; rejects with a WebhookCallError worded as kube's client fails. */
 export async function callConversionWebhook(
   endpoint: WebhookEndpoint,
   review: unknown,
   timeoutMs: number,
+  resolveService: ServiceEndpointResolver,
 ): Promise<unknown> {
-  const url = new URL(endpoint.url);
-  url.searchParams.set("timeout", formatGoDuration(BigInt(Math.round(timeoutMs * 1e6))));
-  const answer = await send(endpoint, url, Buffer.from(JSON.stringify(review)), timeoutMs);
+  const call = await callTo(endpoint, timeoutMs, resolveService);
+  const answer = await send(endpoint, call, Buffer.from(JSON.stringify(review)), timeoutMs);
   if (answer.status < 200 || answer.status > 206) throw unsuccessful(answer);
   const contentType = answer.contentType === "" ? "application/json" : answer.contentType;
   if (mediaType(contentType) !== "application/json") {

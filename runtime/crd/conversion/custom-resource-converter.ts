@@ -5,14 +5,13 @@
 // worded as kube's converter errors (conversion-failure.ts).
 
 import { internal } from "../../errors/status-error.js";
+import type { ServiceEndpointResolver } from "../../http/service-resolver.js";
 import { isJsonObject, type JsonObject } from "../../object/json-object.js";
 import type { KubeObject } from "../../object/kube-object.js";
 import { conversionFailure } from "./conversion-failure.js";
 import { groupVersionText, objectKind, withApiVersion } from "./object-version.js";
 import { convertThroughWebhook, type WebhookConversion } from "./webhook-converter.js";
-import { defaultServiceResolver, type ServiceResolver, webhookEndpoint } from "./webhook-endpoint.js";
-
-export type { ServiceReference, ServiceResolver } from "./webhook-endpoint.js";
+import { webhookEndpoint } from "./webhook-endpoint.js";
 
 export interface CustomResourceConverter {
   /** Objects of the CRD's group (any version it declares) converted to `version` of that group; order kept. */
@@ -22,8 +21,8 @@ export interface CustomResourceConverter {
 }
 
 export interface ConverterOptions {
-  /** Where a clientConfig `service` is called; default `https://<name>.<namespace>.svc:<port ?? 443><path>`. */
-  resolveService?: ServiceResolver;
+  /** Where a clientConfig `service` is reached (the server's resolver over its Services and EndpointSlices). */
+  resolveService: ServiceEndpointResolver;
   /** How long a webhook call may take in all (kube's 30 s by default). */
   timeoutMs?: number;
 }
@@ -86,7 +85,8 @@ function webhookConversion(definition: Definition, spec: JsonObject, options: Co
   const reviewVersions = Array.isArray(webhook.conversionReviewVersions) ? webhook.conversionReviewVersions : [];
   try {
     return {
-      endpoint: webhookEndpoint(webhook.clientConfig, options.resolveService ?? defaultServiceResolver),
+      endpoint: webhookEndpoint(webhook.clientConfig),
+      resolveService: options.resolveService,
       conversionReviewVersions: reviewVersions.map(text),
       timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
       listKind: definition.listKind,
@@ -96,7 +96,7 @@ function webhookConversion(definition: Definition, spec: JsonObject, options: Co
   }
 }
 
-export function customResourceConverter(crd: JsonObject, options: ConverterOptions = {}): CustomResourceConverter {
+export function customResourceConverter(crd: JsonObject, options: ConverterOptions): CustomResourceConverter {
   const definition = definitionOf(crd);
   const spec = object(crd.spec);
   const strategy = text(object(spec.conversion).strategy) || "None";

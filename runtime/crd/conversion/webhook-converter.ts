@@ -4,6 +4,7 @@
 // annotations) before it takes the place of the object sent. One object is converted with kube's
 // single-object wording, several with its list wording (whose later indexes count from 1, as kube's do).
 import { randomUUID } from "node:crypto";
+import type { ServiceEndpointResolver } from "../../http/service-resolver.js";
 import { isJsonObject } from "../../object/json-object.js";
 import type { KubeObject } from "../../object/kube-object.js";
 import { conversionFailure } from "./conversion-failure.js";
@@ -21,6 +22,8 @@ import type { WebhookEndpoint } from "./webhook-endpoint.js";
 
 export interface WebhookConversion {
   endpoint: WebhookEndpoint;
+  /** Where a service endpoint is reached, asked on every call. */
+  resolveService: ServiceEndpointResolver;
   conversionReviewVersions: readonly string[];
   timeoutMs: number;
   /** The list kind of the CRD, which names a batch of several objects in errors. */
@@ -108,7 +111,12 @@ function checkConverted(
 async function ask(webhook: WebhookConversion, request: ConversionRequest, inText: string): Promise<unknown[]> {
   let answer: unknown;
   try {
-    answer = await callConversionWebhook(webhook.endpoint, conversionReview(request), webhook.timeoutMs);
+    answer = await callConversionWebhook(
+      webhook.endpoint,
+      conversionReview(request),
+      webhook.timeoutMs,
+      webhook.resolveService,
+    );
   } catch (error) {
     if (!(error instanceof WebhookCallError)) throw error;
     throw conversionFailure(`conversion webhook for ${inText} failed: ${error.message}`);

@@ -6,6 +6,7 @@ import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterEach } from "vitest";
 import { createServingCertificates } from "../../../../runtime/http/certificates.js";
+import type { ServiceEndpointResolver } from "../../../../runtime/http/service-resolver.js";
 
 export interface Reply {
   status?: number;
@@ -32,7 +33,13 @@ export interface ConversionWebhook {
   caBundle: string;
   reviews: Review[];
   paths: string[];
+  /** The Host header of each call. */
+  hosts: string[];
 }
+
+/** The resolver for converters whose webhook is called by URL: a service lookup fails the call. */
+export const noServices: ServiceEndpointResolver = (namespace, name) =>
+  Promise.reject(new Error(`no service ${namespace}/${name} expected`));
 
 const certificates = createServingCertificates({ dns: ["localhost", "convert.webhooks.svc"], ips: ["127.0.0.1"] });
 const servers: (() => Promise<void>)[] = [];
@@ -44,6 +51,7 @@ afterEach(async () => {
 export async function startConversionWebhook(handler: (review: Review) => Reply): Promise<ConversionWebhook> {
   const reviews: Review[] = [];
   const paths: string[] = [];
+  const hosts: string[] = [];
   const server = createServer({ cert: certificates.cert, key: certificates.key }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -51,6 +59,7 @@ export async function startConversionWebhook(handler: (review: Review) => Reply)
       const review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Review;
       reviews.push(review);
       paths.push(req.url ?? "");
+      hosts.push(req.headers.host ?? "");
       const reply = handler(review);
       if (reply.delayMs !== undefined) await new Promise((r) => setTimeout(r, reply.delayMs));
       if (res.destroyed) return;
@@ -79,6 +88,7 @@ export async function startConversionWebhook(handler: (review: Review) => Reply)
     caBundle: Buffer.from(certificates.caCert).toString("base64"),
     reviews,
     paths,
+    hosts,
   };
 }
 

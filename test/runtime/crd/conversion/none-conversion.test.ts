@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { customResourceConverter } from "../../../../runtime/crd/conversion/custom-resource-converter.js";
 import { StatusError } from "../../../../runtime/errors/status-error.js";
+import { noServices } from "./conversion-webhook-server.js";
 
 const crd = {
   apiVersion: "apiextensions.k8s.io/v1",
@@ -37,7 +38,7 @@ function thrownBy(fn: () => unknown): StatusError {
 }
 
 describe("conversion strategy None", () => {
-  const converter = customResourceConverter(crd);
+  const converter = customResourceConverter(crd, { resolveService: noServices });
 
   it("rewrites only apiVersion, on a copy, keeping the key order", () => {
     const input = cronTab("v1");
@@ -65,7 +66,10 @@ describe("conversion strategy None", () => {
   });
 
   it("is the strategy when the CRD names none", () => {
-    const explicit = customResourceConverter({ ...crd, spec: { ...crd.spec, conversion: { strategy: "None" } } });
+    const explicit = customResourceConverter(
+      { ...crd, spec: { ...crd.spec, conversion: { strategy: "None" } } },
+      { resolveService: noServices },
+    );
     expect(explicit.convertSync?.(cronTab("v2"), "v1").apiVersion).toBe("stable.example.com/v1");
   });
 
@@ -89,7 +93,10 @@ describe("conversion strategy None", () => {
 
   it("refuses an unknown strategy when it is built", () => {
     const error = thrownBy(() =>
-      customResourceConverter({ ...crd, spec: { ...crd.spec, conversion: { strategy: "Magic" } } }),
+      customResourceConverter(
+        { ...crd, spec: { ...crd.spec, conversion: { strategy: "Magic" } } },
+        { resolveService: noServices },
+      ),
     );
     expect(error.code).toBe(500);
     expect(error.message).toBe(
@@ -98,16 +105,19 @@ describe("conversion strategy None", () => {
   });
 
   it("has no synchronous form for the webhook strategy", () => {
-    const webhook = customResourceConverter({
-      ...crd,
-      spec: {
-        ...crd.spec,
-        conversion: {
-          strategy: "Webhook",
-          webhook: { clientConfig: { url: "https://127.0.0.1:1/convert" }, conversionReviewVersions: ["v1"] },
+    const webhook = customResourceConverter(
+      {
+        ...crd,
+        spec: {
+          ...crd.spec,
+          conversion: {
+            strategy: "Webhook",
+            webhook: { clientConfig: { url: "https://127.0.0.1:1/convert" }, conversionReviewVersions: ["v1"] },
+          },
         },
       },
-    });
+      { resolveService: noServices },
+    );
     expect(webhook.convertSync).toBeUndefined();
   });
 });

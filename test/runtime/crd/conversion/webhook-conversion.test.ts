@@ -3,11 +3,12 @@ import {
   type ConverterOptions,
   customResourceConverter,
 } from "../../../../runtime/crd/conversion/custom-resource-converter.js";
-import { defaultServiceResolver } from "../../../../runtime/crd/conversion/webhook-endpoint.js";
-import { StatusError } from "../../../../runtime/errors/status-error.js";
+import { StatusError, serviceUnavailable } from "../../../../runtime/errors/status-error.js";
+import type { ServiceEndpointResolver } from "../../../../runtime/http/service-resolver.js";
 import type { KubeObject } from "../../../../runtime/object/kube-object.js";
 import {
   type ConversionWebhook,
+  noServices,
   type Reply,
   type Review,
   renamingConverter,
@@ -48,12 +49,12 @@ const cronTab = (version: string, name = "a"): KubeObject => {
 
 async function converterFor(
   handler: (review: Review) => Reply,
-  options: ConverterOptions = {},
+  options: Partial<ConverterOptions> = {},
   reviewVersions?: string[],
 ): Promise<{ webhook: ConversionWebhook; convert: (objects: KubeObject[], version: string) => Promise<KubeObject[]> }> {
   const webhook = await startConversionWebhook(handler);
   const config = { url: `${webhook.origin}/convert`, caBundle: webhook.caBundle };
-  const converter = customResourceConverter(crd(config, reviewVersions), options);
+  const converter = customResourceConverter(crd(config, reviewVersions), { resolveService: noServices, ...options });
   return { webhook, convert: (objects, version) => converter.convert(objects, version) };
 }
 
@@ -338,14 +339,18 @@ describe("conversion webhook calls that fail", () => {
 
   it("trusts only the CRD's caBundle", async () => {
     const webhook = await startConversionWebhook(renamingConverter());
-    const converter = customResourceConverter(crd({ url: `${webhook.origin}/convert` }));
+    const converter = customResourceConverter(crd({ url: `${webhook.origin}/convert` }), {
+      resolveService: noServices,
+    });
     expect((await failureOf(converter.convert([cronTab("v1")], "v2"))).message).toBe(
       `${failedFor}Post "${webhook.origin}/convert?timeout=30s": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
     );
   });
 
   it("reports a refused connection", async () => {
-    const converter = customResourceConverter(crd({ url: "https://127.0.0.1:1/convert" }));
+    const converter = customResourceConverter(crd({ url: "https://127.0.0.1:1/convert" }), {
+      resolveService: noServices,
+    });
     expect((await failureOf(converter.convert([cronTab("v1")], "v2"))).message).toBe(
       `${failedFor}Post "https://127.0.0.1:1/convert?timeout=30s": dial tcp 127.0.0.1:1: connect: connection refused`,
     );
@@ -357,33 +362,62 @@ describe("service references", () => {
     service: { namespace: "webhooks", name, path: "/convert", ...(port === undefined ? {} : { port }) },
   });
 
-  it("resolve to the service's cluster host by default", () => {
-    expect(defaultServiceResolver({ namespace: "webhooks", name: "convert", port: 443, path: "/convert" })).toBe(
-      "https://convert.webhooks.svc:443/convert",
-    );
-  });
-
-  it("are called where the resolver says, verifying the service's name", async () => {
-    const webhook = await startConversionWebhook(renamingConverter());
-    const seen: unknown[] = [];
-    const resolveService: ConverterOptions["resolveService"] = (s) => {
-      seen.push(s);
-      return `https://127.0.0.1:${webhook.port}${s.path}`;
+  /** A resolver that records what it is asked and sends every service to `port` on 127.0.0.1. */
+  function resolverTo(port: number): { resolve: ServiceEndpointResolver; asked: unknown[][] } {
+    const asked: unknown[][] = [];
+    const resolve: ServiceEndpointResolver = async (namespace, name, servicePort) => {
+      asked.push([namespace, name, servicePort]);
+      return { host: "127.0.0.1", port };
     };
+    return { resolve, asked };
+  }
+
+  it("are resolved on every call and reached at the endpoint under the service's name", async () => {
+    const webhook = await startConversionWebhook(renamingConverter());
+    const { resolve, asked } = resolverTo(webhook.port);
     const converter = customResourceConverter(crd({ ...service("convert", 8443), caBundle: webhook.caBundle }), {
-      resolveService,
+      resolveService: resolve,
     });
+    expect(asked).toEqual([]);
     const [out] = await converter.convert([cronTab("v1")], "v2");
     expect(out?.spec).toEqual({ schedule: "* * * * */5" });
-    expect(seen).toEqual([{ namespace: "webhooks", name: "convert", port: 8443, path: "/convert" }]);
-    expect(webhook.paths).toEqual(["/convert?timeout=30s"]);
+    await converter.convert([cronTab("v2")], "v1");
+    expect(asked).toEqual([
+      ["webhooks", "convert", 8443],
+      ["webhooks", "convert", 8443],
+    ]);
+    expect(webhook.paths).toEqual(["/convert?timeout=30s", "/convert?timeout=30s"]);
+    expect(webhook.hosts).toEqual(["convert.webhooks.svc:8443", "convert.webhooks.svc:8443"]);
+  });
 
-    const wrongName = customResourceConverter(crd({ ...service("other"), caBundle: webhook.caBundle }), {
-      resolveService,
+  it("check the certificate for the service's name, showing its port 443", async () => {
+    const webhook = await startConversionWebhook(renamingConverter());
+    const { resolve, asked } = resolverTo(webhook.port);
+    const converter = customResourceConverter(crd({ ...service("other"), caBundle: webhook.caBundle }), {
+      resolveService: resolve,
     });
-    expect((await failureOf(wrongName.convert([cronTab("v1")], "v2"))).message).toBe(
-      `${failedFor}Post "https://127.0.0.1:${webhook.port}/convert?timeout=30s": tls: failed to verify certificate: x509: certificate is valid for localhost, convert.webhooks.svc, not other.webhooks.svc`,
+    expect((await failureOf(converter.convert([cronTab("v1")], "v2"))).message).toBe(
+      `${failedFor}Post "https://other.webhooks.svc:443/convert?timeout=30s": tls: failed to verify certificate: x509: certificate is valid for localhost, convert.webhooks.svc, not other.webhooks.svc`,
     );
-    expect(seen[1]).toEqual({ namespace: "webhooks", name: "other", port: 443, path: "/convert" });
+    expect(asked).toEqual([["webhooks", "other", 443]]);
+  });
+
+  it("fail with the resolver's reason, as kube's dialer returns it", async () => {
+    const resolveService: ServiceEndpointResolver = (_, name) =>
+      Promise.reject(serviceUnavailable(`no endpoints available for service "${name}"`));
+    const converter = customResourceConverter(crd(service("convert")), { resolveService });
+    const error = await failureOf(converter.convert([cronTab("v1")], "v2"));
+    expect([error.code, error.status.reason, error.message]).toEqual([
+      500,
+      undefined,
+      `${failedFor}Post "https://convert.webhooks.svc:443/convert?timeout=30s": no endpoints available for service "convert"`,
+    ]);
+  });
+
+  it("report a refused connection at the endpoint they resolve to", async () => {
+    const converter = customResourceConverter(crd(service("convert")), { resolveService: resolverTo(1).resolve });
+    expect((await failureOf(converter.convert([cronTab("v1")], "v2"))).message).toBe(
+      `${failedFor}Post "https://convert.webhooks.svc:443/convert?timeout=30s": dial tcp 127.0.0.1:1: connect: connection refused`,
+    );
   });
 });

@@ -1,14 +1,14 @@
-// Where a webhook's `service` reference is reached: the Service's port (by number) names the port the
-// endpoints serve on, and a ready endpoint of its EndpointSlices (kube's endpoint routing) gives the address.
-// kapi runs no controller that mirrors Endpoints into EndpointSlices, so a Service whose endpoints exist
-// only as an Endpoints object is resolved through that instead. The errors are kube's resolver's.
-import { kinds } from "../../../generated/registry.js";
-import { notFound, StatusError, serviceUnavailable } from "../../errors/status-error.js";
-import type { KubeObject } from "../../object/kube-object.js";
-import { kindReference } from "../../registry/kinds.js";
-import { byGroupVersionResource } from "../../registry/lookup.js";
-import type { ServedKind } from "../../registry/served-kind.js";
-import type { ResourceApi } from "../../resources/resource-api.js";
+// Where a webhook's `service` reference is reached, for admission and CRD conversion webhooks alike (kube's
+// one service resolver): the Service's port (by number) names the port the endpoints serve on, and a ready
+// endpoint of its EndpointSlices (kube's endpoint routing) gives the address. kapi runs no controller that
+// mirrors Endpoints into EndpointSlices, so a Service whose endpoints exist only as an Endpoints object is
+// resolved through that instead. The errors are kube's resolver's.
+import { kinds } from "../../generated/registry.js";
+import { notFound, StatusError, serviceUnavailable } from "../errors/status-error.js";
+import type { KubeObject } from "../object/kube-object.js";
+import { kindReference } from "../registry/kinds.js";
+import { byGroupVersionResource } from "../registry/lookup.js";
+import type { ServedKind } from "../registry/served-kind.js";
 
 export interface ServiceEndpoint {
   host: string;
@@ -17,6 +17,18 @@ export interface ServiceEndpoint {
 
 /** Resolves `namespace/name:port` to an address to connect to; rejects with kube's resolver errors. */
 export type ServiceEndpointResolver = (namespace: string, name: string, port: number) => Promise<ServiceEndpoint>;
+
+/**
+ * The reads the resolver makes, as ResourceApi answers them (it sits above this layer, so the resolver
+ * names only what it calls).
+ */
+export interface ServiceObjectReader {
+  get(target: { kind: ServedKind; namespace: string; name: string }): Promise<{ object: KubeObject }>;
+  list(
+    target: { kind: ServedKind; namespace: string },
+    query: { labelSelector: string },
+  ): Promise<{ items: readonly { object: KubeObject }[] }>;
+}
 
 function kindAt(group: string, version: string, resource: string): ServedKind {
   const record = byGroupVersionResource(kinds, group, version, resource);
@@ -81,7 +93,7 @@ function fromEndpoints(subsets: readonly Subset[], portName: string): ServiceEnd
   return undefined;
 }
 
-async function getOrUndefined(api: ResourceApi, kind: ServedKind, namespace: string, name: string) {
+async function getOrUndefined(api: ServiceObjectReader, kind: ServedKind, namespace: string, name: string) {
   try {
     return (await api.get({ kind, namespace, name })).object;
   } catch (error) {
@@ -90,7 +102,7 @@ async function getOrUndefined(api: ResourceApi, kind: ServedKind, namespace: str
   }
 }
 
-export function serviceEndpointResolver(api: ResourceApi): ServiceEndpointResolver {
+export function serviceEndpointResolver(api: ServiceObjectReader): ServiceEndpointResolver {
   return async (namespace, name, port) => {
     const service = (await getOrUndefined(api, services, namespace, name)) as
       | (KubeObject & { spec?: { type?: string; ports?: ServicePort[] } })
