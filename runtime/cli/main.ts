@@ -75,27 +75,36 @@ async function runServe(args: string[]): Promise<void> {
   const { parseServeFlags } = await import("./serve-flags.js");
   const options = parseServeFlags(args);
   const { serve } = await import("../server/serve.js");
-  const { server, kubeconfigPath } = await serve(options);
-  console.log(`kapi serving on ${server.url}`);
-  console.log(`admin kubeconfig: ${kubeconfigPath}`);
-  console.log(`try: kubectl --kubeconfig ${kubeconfigPath} api-resources`);
   // A graceful shutdown on the first signal (in-flight requests answered, watches ended, store closed);
-  // a second signal while it runs exits at once, as kube-apiserver does.
+  // a second signal while it runs exits at once, as kube-apiserver does. The handlers are in place before
+  // the server answers /readyz, so a signal right after it is ready still shuts it down gracefully.
+  let close: (() => Promise<void>) | undefined;
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    console.log(`kapi: ${signal} received, shutting down`);
-    server.close().then(
+  const shutDown = (closeServer: () => Promise<void>) =>
+    closeServer().then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(`kapi: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
       },
     );
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log(`kapi: ${signal} received, shutting down`);
+    if (close !== undefined) shutDown(close);
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  const { server, kubeconfigPath } = await serve(options);
+  close = () => server.close();
+  if (stopping) {
+    shutDown(close);
+    return;
+  }
+  console.log(`kapi serving on ${server.url}`);
+  console.log(`admin kubeconfig: ${kubeconfigPath}`);
+  console.log(`try: kubectl --kubeconfig ${kubeconfigPath} api-resources`);
 }
 
 const [command, ...args] = process.argv.slice(2);
