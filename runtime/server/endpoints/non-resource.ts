@@ -99,11 +99,21 @@ const fixed = new Map<string, Endpoint>([
 ]);
 
 /** The endpoint serving `path`, or undefined when nothing outside the resource API does. */
+/** Paths kube-apiserver's mux also serves with one trailing slash: /version and the discovery documents. */
+const slashTolerant = new Set(["/version", "/api", "/apis"]);
+
 export function nonResourceEndpoint(path: string, kinds: KindRegistry): Endpoint | undefined {
   const exact = fixed.get(path);
   if (exact) return exact;
-  const document = discoveryDocuments(kinds).byPath.get(path);
+  const documents = discoveryDocuments(kinds).byPath;
+  const document = documents.get(path);
   if (document !== undefined) return jsonEndpoint(() => document);
+  if (path.length > 1 && path.endsWith("/")) {
+    const trimmed = path.slice(0, -1);
+    if (slashTolerant.has(trimmed)) return fixed.get(trimmed);
+    const trimmedDocument = documents.get(trimmed);
+    if (trimmedDocument !== undefined) return jsonEndpoint(() => trimmedDocument);
+  }
   if (isOpenApiPath(path)) return (ctx) => serveOpenApi(ctx, ctx.server.openapi);
   const health = /^\/(livez|readyz|healthz)\/([^/]+)$/.exec(path);
   if (health) return healthEndpoint(health[1] as HealthEndpoint, health[2]);
