@@ -49,6 +49,11 @@ export interface AdmissionAttributes {
   reinvocation?: Reinvocation;
 }
 
+/** Whether the request is about a Namespace itself (namespace selectors then read its own labels). */
+export function isNamespaceRequest(a: Pick<AdmissionAttributes, "kind">): boolean {
+  return a.kind.group === "" && a.kind.resource.plural === "namespaces";
+}
+
 const optionsKinds: Record<Operation, string | undefined> = {
   CREATE: "CreateOptions",
   UPDATE: "UpdateOptions",

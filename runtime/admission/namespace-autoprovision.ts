@@ -3,16 +3,16 @@
 import { namespaces } from "../controllers/core-kinds.js";
 import { StatusError } from "../errors/status-error.js";
 import type { ResourceApi } from "../resources/resource-api.js";
-import type { AdmissionPlugin } from "./admission.js";
+import { type AdmissionPlugin, isNamespaceRequest } from "./admission.js";
 import { admissionForbidden } from "./admission-forbidden.js";
-import { isNamespaceKind, namespaceExists } from "./namespace-exists.js";
+import { namespaceExists } from "./namespace-exists.js";
 
 export function namespaceAutoProvision(api: ResourceApi): AdmissionPlugin {
   return {
     name: "NamespaceAutoProvision",
     async mutate(a) {
       const namespace = a.namespace ?? "";
-      if (a.operation !== "CREATE" || a.dryRun || namespace === "" || isNamespaceKind(a)) return;
+      if (a.operation !== "CREATE" || a.dryRun || namespace === "" || isNamespaceRequest(a)) return;
       if (await namespaceExists(api, namespace)) return;
       try {
         await api.create({ kind: namespaces }, { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });

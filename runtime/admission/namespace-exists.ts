@@ -5,11 +5,7 @@ import { namespaces } from "../controllers/core-kinds.js";
 import { notFound, StatusError } from "../errors/status-error.js";
 import { groupResource } from "../registry/kinds.js";
 import type { ResourceApi } from "../resources/resource-api.js";
-import type { AdmissionAttributes, AdmissionPlugin } from "./admission.js";
-
-export function isNamespaceKind(a: AdmissionAttributes): boolean {
-  return a.kind.group === "" && a.kind.kind === "Namespace";
-}
+import { type AdmissionPlugin, isNamespaceRequest } from "./admission.js";
 
 /** Whether the namespace exists: the watch cache first, then a consistent read before answering no. */
 export async function namespaceExists(api: ResourceApi, name: string): Promise<boolean> {
@@ -29,7 +25,7 @@ export function namespaceExistsPlugin(api: ResourceApi): AdmissionPlugin {
     name: "NamespaceExists",
     async validate(a) {
       const namespace = a.namespace ?? "";
-      if (namespace === "" || isNamespaceKind(a) || a.operation === "CONNECT") return;
+      if (namespace === "" || isNamespaceRequest(a) || a.operation === "CONNECT") return;
       if (!(await namespaceExists(api, namespace))) throw notFound(groupResource(namespaces), namespace);
     },
   };

@@ -8,7 +8,7 @@ import { forbidden, notFound, type StatusError } from "../errors/status-error.js
 import type { KubeObject } from "../object/kube-object.js";
 import { groupResource } from "../registry/kinds.js";
 import type { ResourceApi } from "../resources/resource-api.js";
-import type { AdmissionAttributes, AdmissionPlugin } from "./admission.js";
+import { type AdmissionAttributes, type AdmissionPlugin, isNamespaceRequest } from "./admission.js";
 import { admissionForbidden } from "./admission-forbidden.js";
 
 /** The cause kube attaches to a create refused in a terminating namespace; controllers test for it. */
@@ -23,10 +23,6 @@ const accessReviews = new Set(["authorization.k8s.io/localsubjectaccessreviews"]
 /** How long a namespace deleted through this plugin is read consistently (kube's forceLiveLookupTTL). */
 const liveLookupMs = 30_000;
 const liveLookupEntries = 100;
-
-function isNamespaceKind(a: AdmissionAttributes): boolean {
-  return a.kind.group === "" && a.kind.kind === "Namespace";
-}
 
 /** Terminating: kube's delete sets the phase together with deletionTimestamp; either one says so. */
 export function isTerminating(namespace: KubeObject): boolean {
@@ -83,7 +79,7 @@ export function namespaceLifecycle(api: ResourceApi): AdmissionPlugin {
   }
 
   async function admit(a: AdmissionAttributes): Promise<void> {
-    const isNamespace = isNamespaceKind(a);
+    const isNamespace = isNamespaceRequest(a);
     if (a.operation === "DELETE" && isNamespace && immortalNamespaces.has(a.name)) {
       throw forbidden(groupResource(a.kind), a.name, "this namespace may not be deleted");
     }

@@ -22,6 +22,7 @@ import {
 import { MutatingInvocation } from "./mutating-evaluate.js";
 import { applyMutation } from "./mutating-patch.js";
 import { PolicyReinvocation } from "./mutating-reinvocation.js";
+import { PolicyCatalog } from "./policy-catalog.js";
 import { admissionPolicyEnvironment } from "./policy-environment.js";
 import {
   admissionRegistrationKind,
@@ -36,16 +37,16 @@ import { admissionRequestJson } from "./request-variable.js";
 
 export const mutatingAdmissionPolicyPluginName = "MutatingAdmissionPolicy";
 
-const policyKind = admissionRegistrationKind("MutatingAdmissionPolicy");
-const bindingKind = admissionRegistrationKind("MutatingAdmissionPolicyBinding");
+const kinds = {
+  policy: admissionRegistrationKind("MutatingAdmissionPolicy"),
+  binding: admissionRegistrationKind("MutatingAdmissionPolicyBinding"),
+};
 
 interface BindingSpec {
   policyName?: string;
   paramRef?: ParamRef;
   matchResources?: MatchResources;
 }
-
-type Stored<S> = KubeObject & { metadata: { name: string; uid?: string; resourceVersion?: string }; spec?: S };
 
 /** kube's PolicyError: its text names the policy and, when there is one, the binding. */
 interface PolicyError {
@@ -77,27 +78,16 @@ const mutatingOperations = new Set(["CREATE", "UPDATE", "CONNECT"]);
 export function mutatingAdmissionPolicy(context: AdmissionPluginContext): AdmissionPlugin {
   const api = context.resources;
   const authorizerChecks = celAuthorizer(context.authorizer);
-  const compiled = new Map<string, CompiledMutatingPolicy>();
-
-  const compiledFor = (policy: Stored<MutatingPolicySpec>): CompiledMutatingPolicy => {
-    const key = `${policy.metadata.uid ?? policy.metadata.name}/${policy.metadata.resourceVersion ?? ""}`;
-    let entry = compiled.get(key);
-    if (entry === undefined) {
-      entry = compileMutatingPolicy(policy.spec ?? {}, admissionPolicyEnvironment());
-      compiled.set(key, entry);
-    }
-    return entry;
-  };
+  const catalog = new PolicyCatalog<MutatingPolicySpec, BindingSpec, CompiledMutatingPolicy>(api, kinds, (spec) =>
+    compileMutatingPolicy(spec, admissionPolicyEnvironment()),
+  );
 
   return {
     name: mutatingAdmissionPolicyPluginName,
     async mutate(a) {
       if (!mutatingOperations.has(a.operation) || isPolicyResource(a)) return;
-      const bindings = (await api.list({ kind: bindingKind })).items.map((i) => i.object as Stored<BindingSpec>);
-      if (bindings.length === 0) return;
-      const policies = (await api.list({ kind: policyKind })).items.map((i) => i.object as Stored<MutatingPolicySpec>);
-      const live = new Set(policies.map((p) => `${p.metadata.uid ?? p.metadata.name}/${p.metadata.resourceVersion}`));
-      for (const key of compiled.keys()) if (!live.has(key)) compiled.delete(key);
+      const policies = await catalog.inForce();
+      if (policies.length === 0) return;
 
       const reinvocation = a.reinvocation;
       const reinvoke = reinvocation === undefined ? undefined : PolicyReinvocation.of(reinvocation, this.name);
@@ -110,15 +100,12 @@ export function mutatingAdmissionPolicy(context: AdmissionPluginContext): Admiss
       const { namespace, candidates, input } = await requestMatch(api, a);
       const errors: PolicyError[] = [];
 
-      for (const policy of policies.sort((x, y) => x.metadata.name.localeCompare(y.metadata.name))) {
+      for (const { policy, compiled, bindings: own } of policies) {
         const spec = policy.spec ?? {};
         const policyName = policy.metadata.name;
         const matched = matchResources(spec.matchConstraints, input);
         if (matched === undefined) continue;
-        const program = compiledFor(policy);
-        const own = bindings
-          .filter((b) => b.spec?.policyName === policyName)
-          .sort((x, y) => x.metadata.name.localeCompare(y.metadata.name));
+        const program = compiled();
         for (const binding of own) {
           const bindingName = binding.metadata.name;
           const bindingSpec = binding.spec ?? {};

@@ -18,7 +18,7 @@ import type { ResourceKindRecord, ServedKind } from "../../registry/served-kind.
 import type { ResourceApi } from "../../resources/resource-api.js";
 import type { Labels } from "../../selection/label-selector.js";
 import { type LabelSelectorObject, labelSelectorFromObject } from "../../selection/label-selector-object.js";
-import type { AdmissionAttributes } from "../admission.js";
+import { type AdmissionAttributes, isNamespaceRequest } from "../admission.js";
 import type { MatchInput, RuleRequest } from "./match-resources.js";
 
 /** An admissionregistration.k8s.io/v1 kind of the generated table (policies, bindings, webhook configurations). */
@@ -120,7 +120,7 @@ export interface RequestMatch {
  */
 export async function requestMatch(api: ResourceApi, a: AdmissionAttributes): Promise<RequestMatch> {
   const namespaced = a.kind.resource.scope === "Namespaced";
-  const ownNamespace = a.kind.group === "" && a.kind.kind === "Namespace" ? (a.object ?? a.oldObject) : undefined;
+  const ownNamespace = isNamespaceRequest(a) ? (a.object ?? a.oldObject) : undefined;
   const namespace = namespaced && a.namespace !== undefined ? await namespaceObject(api, a.namespace) : undefined;
   const labels = ((namespace ?? ownNamespace)?.metadata as { labels?: Labels } | undefined)?.labels;
   const candidates = candidatesOf(api, a);

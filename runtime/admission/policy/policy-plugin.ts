@@ -8,6 +8,7 @@ import { type AdmissionAttributes, type AdmissionPlugin, admissionOptions } from
 import { type CompiledPolicy, compilePolicy, type PolicyEnvironment, type PolicySpec } from "./compile-policy.js";
 import { evaluatePolicy, type PolicyResult } from "./evaluate-policy.js";
 import { type MatchResources, matchResources, type RuleRequest } from "./match-resources.js";
+import { PolicyCatalog, type StoredPolicyObject } from "./policy-catalog.js";
 import {
   admissionRegistrationKind,
   collectParams,
@@ -19,8 +20,10 @@ import {
 } from "./policy-inputs.js";
 import { admissionRequestJson } from "./request-variable.js";
 
-const policyKind = admissionRegistrationKind("ValidatingAdmissionPolicy");
-const bindingKind = admissionRegistrationKind("ValidatingAdmissionPolicyBinding");
+const kinds = {
+  policy: admissionRegistrationKind("ValidatingAdmissionPolicy"),
+  binding: admissionRegistrationKind("ValidatingAdmissionPolicyBinding"),
+};
 
 interface BindingSpec {
   policyName?: string;
@@ -28,8 +31,6 @@ interface BindingSpec {
   matchResources?: MatchResources;
   validationActions?: string[];
 }
-
-type Stored<S> = KubeObject & { metadata: { name: string; uid?: string; resourceVersion?: string }; spec?: S };
 
 interface Denial {
   policy: string;
@@ -59,46 +60,32 @@ function reasonCode(reason: string): number {
 }
 
 export function validatingAdmissionPolicy(api: ResourceApi, options: PolicyPluginOptions): AdmissionPlugin {
-  const compiled = new Map<string, CompiledPolicy>();
-
-  const compiledFor = (policy: Stored<PolicySpec>): CompiledPolicy => {
-    const key = `${policy.metadata.uid ?? policy.metadata.name}/${policy.metadata.resourceVersion ?? ""}`;
-    let entry = compiled.get(key);
-    if (entry === undefined) {
-      entry = compilePolicy(policy.spec ?? {}, options.environment());
-      compiled.set(key, entry);
-    }
-    return entry;
-  };
+  const catalog = new PolicyCatalog<PolicySpec, BindingSpec, CompiledPolicy>(api, kinds, (spec) =>
+    compilePolicy(spec, options.environment()),
+  );
 
   return {
     name: "ValidatingAdmissionPolicy",
     async validate(a) {
       if (isPolicyResource(a)) return;
-      const bindings = (await api.list({ kind: bindingKind })).items.map((i) => i.object as Stored<BindingSpec>);
-      if (bindings.length === 0) return;
-      const policies = (await api.list({ kind: policyKind })).items.map((i) => i.object as Stored<PolicySpec>);
-      const live = new Set(policies.map((p) => `${p.metadata.uid ?? p.metadata.name}/${p.metadata.resourceVersion}`));
-      for (const key of compiled.keys()) if (!live.has(key)) compiled.delete(key);
+      const policies = await catalog.inForce();
+      if (policies.length === 0) return;
 
       const user = userOf(a);
       const authorizer = newAuthorizerValue(options.authorizer, user);
       const { namespace, candidates, input } = await requestMatch(api, a);
       const denials: Denial[] = [];
 
-      for (const policy of policies.sort((x, y) => x.metadata.name.localeCompare(y.metadata.name))) {
+      for (const { policy, compiled, bindings: own } of policies) {
         const spec = policy.spec ?? {};
         const policyName = policy.metadata.name;
         const matched = matchResources(spec.matchConstraints, input);
         if (matched === undefined) continue;
-        const program = compiledFor(policy);
+        const program = compiled();
         const failClosed = (binding: string | undefined, message: string) => {
           if (program.failurePolicy === "Fail") denials.push({ policy: policyName, binding, message });
         };
         const annotations = new Map<string, string[]>();
-        const own = bindings
-          .filter((b) => b.spec?.policyName === policyName)
-          .sort((x, y) => x.metadata.name.localeCompare(y.metadata.name));
         for (const binding of own) {
           const bindingSpec = binding.spec ?? {};
           if (matchResources(bindingSpec.matchResources, { ...input, candidates: [matched] }) === undefined) continue;
@@ -144,7 +131,7 @@ export function validatingAdmissionPolicy(api: ResourceApi, options: PolicyPlugi
 function act(
   result: PolicyResult,
   policy: string,
-  binding: Stored<BindingSpec>,
+  binding: StoredPolicyObject<BindingSpec>,
   a: AdmissionAttributes,
   denials: Denial[],
   annotations: Map<string, string[]>,

@@ -8,7 +8,7 @@ import type { ResourceApi } from "../../resources/resource-api.js";
 import { convertTo } from "../../resources/versioned.js";
 import type { Labels } from "../../selection/label-selector.js";
 import { type LabelSelectorObject, labelSelectorFromObject } from "../../selection/label-selector-object.js";
-import { type AdmissionAttributes, admissionOptions } from "../admission.js";
+import { type AdmissionAttributes, admissionOptions, isNamespaceRequest } from "../admission.js";
 import type { PolicyEnvironment } from "../policy/compile-policy.js";
 import { equivalentsOf, requestResourceOf, ruleRequest, userOf } from "../policy/policy-inputs.js";
 import { admissionRequestJson } from "../policy/request-variable.js";
@@ -26,10 +26,6 @@ export interface MatcherOptions {
   api: ResourceApi;
   environment: () => PolicyEnvironment;
   authorizer: CelAuthorizer;
-}
-
-function isNamespaceKind(kind: ServedKind): boolean {
-  return kind.group === "" && kind.resource.plural === "namespaces";
 }
 
 function isEmptySelector(selector: LabelSelectorObject | undefined): boolean {
@@ -72,7 +68,7 @@ export class RequestMatcher {
   #labelsOfNamespace(): Promise<Labels | StatusError> {
     this.#namespaceLabels ??= (async () => {
       const { a } = this;
-      const name = isNamespaceKind(a.kind) ? a.name : (a.namespace ?? "");
+      const name = isNamespaceRequest(a) ? a.name : (a.namespace ?? "");
       try {
         return labelsOf((await this.options.api.get({ kind: namespaces, name })).object);
       } catch (error) {
@@ -86,7 +82,7 @@ export class RequestMatcher {
   /** kube's namespace matcher: true, false, or the error it met (a missing namespace's 404). */
   async #namespaceMatches(selector: LabelSelectorObject | undefined): Promise<boolean | StatusError> {
     const { a } = this;
-    const ownNamespace = isNamespaceKind(a.kind);
+    const ownNamespace = isNamespaceRequest(a);
     if ((a.namespace ?? "") === "" && !ownNamespace) return true;
     if (isEmptySelector(selector)) return true;
     if (ownNamespace && a.subresource === undefined && (a.operation === "CREATE" || a.operation === "UPDATE")) {
