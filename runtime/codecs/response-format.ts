@@ -37,6 +37,11 @@ export interface ResponseTarget {
    * StandardSerializers restrict it.
    */
   protobuf?: () => boolean;
+  /**
+   * false when the kind's storage converts nothing to a Table (kube's REST storages of the review kinds
+   * implement no TableConvertor): a Table is then not acceptable.
+   */
+  tables?: boolean;
 }
 
 interface Serializer {
@@ -130,7 +135,7 @@ function resourceAllows(target: ResponseTarget): Allows {
     if (convert === undefined) return serializer.subtype !== PROTOBUF_SUBTYPE || (target.protobuf?.() ?? true);
     if (convert.group !== META_GROUP || (convert.version !== "v1" && convert.version !== "v1beta1")) return false;
     if (!TRANSFORMS.includes(convert.kind)) return false;
-    return convert.kind !== "Table" || serializer.tables;
+    return convert.kind !== "Table" || (serializer.tables && target.tables !== false);
   };
 }
 

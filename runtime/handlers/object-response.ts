@@ -3,7 +3,7 @@
 // otherwise YAML, Table or PartialObjectMetadata built from the objects. Warnings from the write path travel
 // as `Warning` headers.
 
-import { encodeObject, writeEncoded } from "../codecs/encode-response.js";
+import { encodeObject, escapeGoJson, writeEncoded } from "../codecs/encode-response.js";
 import { toPartialObjectMetadata, toPartialObjectMetadataList } from "../codecs/partial-object-metadata.js";
 import { envelopeRaw, PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
 import { kindHasMessage } from "../codecs/protobuf/kind-messages.js";
@@ -19,6 +19,11 @@ import type { RequestContext } from "../server/context.js";
 import type { CachedObject } from "../watch-cache/cached-object.js";
 import { warningHeaders } from "./warning-headers.js";
 
+/** Kinds that can only be created (the reviews, bindings) have no Table convertor in kube-apiserver. */
+function convertsToTable(kind: ServedKind): boolean {
+  return kind.resource.verbs.some((verb) => verb !== "create");
+}
+
 export function responseFormat(
   ctx: RequestContext,
   target: { list: boolean; watch: boolean; kind?: ServedKind },
@@ -27,7 +32,11 @@ export function responseFormat(
   const kind =
     served === undefined
       ? {}
-      : { kind: { group: served.group, kind: served.kind }, protobuf: () => kindHasMessage(served) };
+      : {
+          kind: { group: served.group, kind: served.kind },
+          protobuf: () => kindHasMessage(served),
+          tables: convertsToTable(served),
+        };
   return negotiateResponse(
     ctx.req.headers.accept,
     ctx.url.searchParams,
@@ -38,7 +47,7 @@ export function responseFormat(
 
 /** The protobuf body of the cached object in `kind`'s version, made once and kept with the object. */
 export function protobufAt(cached: CachedObject<KubeObject>, kind: ServedKind): Uint8Array {
-  const key = `protobuf:${kind.version}`;
+  const key = `protobuf:${apiVersionOf(kind)}`;
   let bytes = cached.encoded.get(key);
   if (bytes === undefined) {
     bytes = encodeProtobuf(viewAt(cached, kind));
@@ -99,6 +108,32 @@ function listMeta(result: ListResult): Record<string, unknown> {
   };
 }
 
+/**
+ * kube's list encoders write a built-in kind's items without kind and apiVersion (typed items carry no TypeMeta);
+ * a custom resource's items are unstructured and keep theirs.
+ */
+function itemsKeepTypeMeta(kind: ServedKind): boolean {
+  return kind.custom !== undefined;
+}
+
+export function listItem(kind: ServedKind, object: KubeObject): KubeObject {
+  if (itemsKeepTypeMeta(kind)) return object;
+  const { kind: _kind, apiVersion: _apiVersion, ...rest } = object;
+  return rest as KubeObject;
+}
+
+/** The JSON bytes of a cached object as a list item in `kind`'s version, made once and kept with the object. */
+function listItemJsonAt(cached: CachedObject<KubeObject>, kind: ServedKind): Uint8Array {
+  if (itemsKeepTypeMeta(kind)) return jsonAt(cached, kind);
+  const key = `json-item:${apiVersionOf(kind)}`;
+  let bytes = cached.encoded.get(key);
+  if (bytes === undefined) {
+    bytes = Buffer.from(escapeGoJson(JSON.stringify(listItem(kind, viewAt(cached, kind)))));
+    cached.encoded.set(key, bytes);
+  }
+  return bytes;
+}
+
 export function listKindOf(kind: ServedKind): string {
   return kind.listKind ?? `${kind.kind}List`;
 }
@@ -112,7 +147,7 @@ export function sendList(ctx: RequestContext, format: ResponseFormat, kind: Serv
     const parts: Uint8Array[] = [Buffer.from(head)];
     result.items.forEach((item, i) => {
       if (i > 0) parts.push(Buffer.from(","));
-      parts.push(jsonAt(item.cached, kind));
+      parts.push(listItemJsonAt(item.cached, kind));
     });
     parts.push(Buffer.from("]}\n"));
     writeEncoded(ctx.req, ctx.res, 200, { contentType: "application/json", body: Buffer.concat(parts) }, headers);
@@ -135,7 +170,12 @@ export function sendList(ctx: RequestContext, format: ResponseFormat, kind: Serv
   } else if (format.kind === "partial-object-metadata") {
     value = toPartialObjectMetadataList(objects, metadata, format.version);
   } else {
-    value = { kind: listKindOf(kind), apiVersion: apiVersionOf(kind), metadata, items: objects };
+    value = {
+      kind: listKindOf(kind),
+      apiVersion: apiVersionOf(kind),
+      metadata,
+      items: objects.map((object) => listItem(kind, object)),
+    };
   }
   writeEncoded(ctx.req, ctx.res, 200, encodeObject(format, value), headers);
 }

@@ -139,6 +139,32 @@ describe("review APIs over HTTP", () => {
     });
   });
 
+  it("answers 406 to a review asked for as a Table, as kube-apiserver (reviews have no Table convertor)", async () => {
+    const answer = await post(
+      "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+      {
+        kind: "SelfSubjectAccessReview",
+        apiVersion: "authorization.k8s.io/v1",
+        spec: { nonResourceAttributes: { path: "/", verb: "get" } },
+      },
+      { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" },
+    );
+    // The reference's answer (kube-apiserver v1.36.2) to the same request.
+    expect(answer).toEqual({
+      status: 406,
+      body: {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message:
+          "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+        reason: "NotAcceptable",
+        code: 406,
+      },
+    });
+  });
+
   it("never stores a review", async () => {
     const res = await fetch(`${server.url}${authz}/subjectaccessreviews`, {
       headers: { authorization: `Bearer ${token}` },
