@@ -120,7 +120,8 @@ export function customResource(
     const warning = deprecationWarning(group, version, names.kind);
     const custom: CustomKind = {
       definition,
-      validate: (obj) => schema.validate(obj),
+      validate: (obj, old) => schema.validate(obj, old),
+      ratchets: true,
       default: (obj) => schema.default(obj),
       prune: (obj) => schema.prune(obj),
       ...(schema.celSchema === undefined ? {} : { celSchema: schema.celSchema }),

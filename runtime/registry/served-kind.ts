@@ -15,8 +15,13 @@ export type ResourceKindRecord = KindRecord & { resource: ResourceRecord };
  * ones (from their definition).
  */
 export interface KindSchema {
-  /** Structural errors, paths starting at the object's top-level fields. */
-  validate(obj: unknown): FieldError[];
+  /**
+   * Structural errors, paths starting at the object's top-level fields; `old` on an update (a kind that
+   * ratchets drops errors on values the update left unchanged).
+   */
+  validate(obj: unknown, old?: unknown): FieldError[];
+  /** Updates ratchet: schema and CEL rule errors on unchanged values are dropped (custom resources, as kube's). */
+  ratchets?: boolean;
   /** Schema defaults, in place (for a custom kind also on every read from storage). */
   default(obj: unknown): void;
   /** The schema whose CEL rules (x-kubernetes-validations) apply, for kinds that have any. */

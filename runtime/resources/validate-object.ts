@@ -22,6 +22,7 @@ export function validateObject(kind: ServedKind, obj: KubeObject, old?: KubeObje
     namespaced: kind.resource.scope === "Namespaced",
     nameFormat: kind.resource.nameFormat,
     generic: kind.strategy?.genericObjectMeta === true,
+    ...(kind.strategy?.validateName === undefined ? {} : { nameErrors: kind.strategy.validateName }),
   };
   errs.push(...validateObjectMeta(meta, options));
   if (old !== undefined) errs.push(...validateObjectMetaUpdate(meta, objectMeta(old)));
@@ -30,8 +31,11 @@ export function validateObject(kind: ServedKind, obj: KubeObject, old?: KubeObje
   // A kind's own rule words what the schema also checks (a required field, a duplicate key) as kube does:
   // the schema's error on the same field and of the same type is then left out.
   const covered = new Set(own.map((e) => `${e.type} ${e.field}`));
-  errs.push(...schema.validate(obj).filter((e) => !covered.has(`${e.type} ${e.field}`)), ...own);
-  if (schema.celSchema !== undefined) errs.push(...validateSchemaRules(schema.celSchema, obj, old, errs));
+  errs.push(...schema.validate(obj, old).filter((e) => !covered.has(`${e.type} ${e.field}`)), ...own);
+  if (schema.celSchema !== undefined) {
+    const ratcheting = schema.ratchets === true && old !== undefined;
+    errs.push(...validateSchemaRules(schema.celSchema, obj, old, errs, { ratcheting }));
+  }
   if (errs.length > 0) {
     const name = typeof meta.name === "string" ? meta.name : "";
     throw invalid(groupKind(kind), name, errs);

@@ -20,6 +20,7 @@ export function validateSchemaRules(
   obj: unknown,
   old: unknown,
   earlierErrors: readonly FieldError[],
+  options: { ratcheting?: boolean } = {},
 ): FieldError[] {
   const validator = ruleValidatorFor(schema);
   if (validator === undefined) return [];
@@ -29,5 +30,5 @@ export function validateSchemaRules(
       "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
     return [invalid("<nil>", "null", detail)];
   }
-  return validator.validate(obj, old).errors;
+  return validator.validate(obj, old, options).errors;
 }

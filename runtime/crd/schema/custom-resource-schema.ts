@@ -17,14 +17,16 @@ import { embeddedResourcesErrors } from "./embedded-resources.js";
 import { listInvariantErrors } from "./list-invariants.js";
 import { pruneCustomResource } from "./pruning.js";
 import { schemaNode } from "./schema-node.js";
+import { ratchetSchemaErrors } from "./schema-ratcheting.js";
 import { compileValueValidator, valueErrors } from "./value-validation.js";
 
 export interface CustomResourceSchema {
   /**
    * OpenAPI value validation of the whole object (kube-openapi's wording, paths from the top-level fields:
-   * `spec.replicas`), then embedded resources' type and object metadata, then list-type uniqueness.
+   * `spec.replicas`), then embedded resources' type and object metadata, then list-type uniqueness. With
+   * `old` (an update) value errors ratchet, and list-type errors count only when `old` had none.
    */
-  validate(obj: unknown): FieldError[];
+  validate(obj: unknown, old?: unknown): FieldError[];
   /** Structural defaulting, in place. */
   default(obj: unknown): void;
   /** Drops what the schema does not declare, in place; returns the dropped paths (`spec.foo`, `metadata.bar`). */
@@ -40,11 +42,17 @@ export function customResourceSchema(openAPIV3Schema: JsonObject): CustomResourc
   const values = compileValueValidator(openAPIV3Schema);
   const structural = toStructuralSchema(openAPIV3Schema);
   return {
-    validate: (obj) => [
-      ...valueErrors(values, obj),
-      ...embeddedResourcesErrors(obj, root),
-      ...listInvariantErrors(obj, root),
-    ],
+    validate: (obj, old) => {
+      const valueErrs = valueErrors(values, obj);
+      if (old === undefined) {
+        return [...valueErrs, ...embeddedResourcesErrors(obj, root), ...listInvariantErrors(obj, root)];
+      }
+      return [
+        ...ratchetSchemaErrors(structural, obj, old, valueErrs),
+        ...embeddedResourcesErrors(obj, root),
+        ...(listInvariantErrors(old, root).length > 0 ? [] : listInvariantErrors(obj, root)),
+      ];
+    },
     default: (obj) => applyDefaults(obj, root),
     prune: (obj) => pruneCustomResource(obj, root),
     ...(hasValidationRules(structural) ? { celSchema: withTypeAndObjectMeta(structural) } : {}),
