@@ -174,7 +174,7 @@ export function customResource(
   });
   const openapi = new Map<string, OpenApiDefinitions>();
   for (const version of versions.filter((v) => v.served)) {
-    openapi.set(`${group}/${version.name}`, openApiDefinitions(group, version, names.kind, listKind));
+    openapi.set(`${group}/${version.name}`, openApiDefinitions(group, version, names, listKind));
   }
   return { kinds: [...byVersion.values()], served, openapi };
 }
@@ -201,25 +201,45 @@ function servedResource(kind: ServedKind, names: CustomResourceDefinitionNames, 
   };
 }
 
+// TypeMeta's and the metadata fields' descriptions as kube-apiserver publishes them for every custom kind
+// (`kubectl explain` prints them).
+const typeMeta: Record<string, Schema> = {
+  apiVersion: {
+    description:
+      "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+    type: "string",
+  },
+  kind: {
+    description:
+      "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+    type: "string",
+  },
+};
+const objectMetadataDescription =
+  "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+const listMetadataDescription =
+  "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+
+/** A described reference, written as OpenAPI v3 documents write one (`allOf` around the `$ref`). */
+function described(definition: string, description: string): Schema {
+  return { description, allOf: [{ $ref: `#/components/schemas/${definition}` }] };
+}
+
 /** The kind's schema with apiVersion, kind and metadata as kube publishes them, and its list. */
 function openApiDefinitions(
   group: string,
   version: CustomResourceDefinitionVersion,
-  kind: string,
+  names: CustomResourceDefinitionNames,
   listKind: string,
 ): OpenApiDefinitions {
+  const { kind } = names;
   const gvk = (k: string) => [{ group, version: version.name, kind: k }];
   const base = (version.schema?.openAPIV3Schema ?? {}) as Schema;
   const properties = (base.properties ?? {}) as Record<string, Schema>;
-  const typeMeta = { apiVersion: { type: "string" }, kind: { type: "string" } };
   const object: Schema = {
     ...base,
     type: "object",
-    properties: {
-      ...properties,
-      ...typeMeta,
-      metadata: { $ref: `#/components/schemas/${objectMetaDefinition}` },
-    },
+    properties: { ...properties, ...typeMeta, metadata: described(objectMetaDefinition, objectMetadataDescription) },
     "x-kubernetes-group-version-kind": gvk(kind),
   };
   const list: Schema = {
@@ -228,16 +248,28 @@ function openApiDefinitions(
     required: ["items"],
     properties: {
       ...typeMeta,
-      items: { type: "array", items: { $ref: `#/components/schemas/${definitionName(group, version.name, kind)}` } },
-      metadata: { $ref: `#/components/schemas/${listMetaDefinition}` },
+      items: {
+        description: `List of ${names.plural}. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md`,
+        type: "array",
+        items: { $ref: `#/components/schemas/${definitionName(group, version.name, kind)}` },
+      },
+      metadata: described(listMetaDefinition, listMetadataDescription),
     },
     "x-kubernetes-group-version-kind": gvk(listKind),
   };
-  // v2 as kube publishes it: a root that keeps unknown fields is a bare object there.
+  // v2 as kube publishes it: a root that keeps unknown fields is a bare object there; a reference carries
+  // no description.
   const v2Object: Schema =
     base["x-kubernetes-preserve-unknown-fields"] === true
       ? { type: "object", "x-kubernetes-group-version-kind": gvk(kind) }
-      : toOpenApiV2Schema(object);
+      : toOpenApiV2Schema({
+          ...object,
+          properties: {
+            ...properties,
+            ...typeMeta,
+            metadata: { $ref: `#/components/schemas/${objectMetaDefinition}` },
+          },
+        });
   const name = definitionName(group, version.name, kind);
   return {
     v3: { [name]: object, [definitionName(group, version.name, listKind)]: list },

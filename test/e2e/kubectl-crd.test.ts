@@ -160,6 +160,13 @@ describe.skipIf(!haveKubectl)("CustomResourceDefinitions with kubectl", () => {
       ].join("\n"),
     );
     expect(await s.kubectl("explain", "ct.spec.ports", "--recursive")).toContain("  name\t<string> -required-\n");
+    // apiVersion, kind and metadata carry the descriptions kube-apiserver publishes for every custom kind.
+    const top = await s.kubectl("explain", "crontabs");
+    expect(top).toContain(
+      "  apiVersion\t<string>\n    APIVersion defines the versioned schema of this representation of an object.",
+    );
+    expect(top).toContain("  kind\t<string>\n    Kind is a string value representing the REST resource this object");
+    expect(top).toContain("  metadata\t<ObjectMeta>\n    Standard object's metadata. More info:");
   });
 
   it("merges a map list of two server-side appliers", async () => {
