@@ -19,7 +19,7 @@ const layers = [
   {
     name: "machinery",
     paths: [
-      "^runtime/(registry|routing|selection|validation|codecs|patch|apply|watch-cache|discovery|openapi|http)/",
+      "^runtime/(registry|routing|selection|validation|codecs|patch|apply|watch-cache|discovery|openapi|http|printers)/",
       "^runtime/(access|cel/rules|cel/library/kubernetes)/",
       "^generated/(?!strategies\\.ts$|client/)",
     ],
@@ -28,7 +28,7 @@ const layers = [
   {
     name: "plugins",
     paths: [
-      "^runtime/(strategies|authn|authz|crd|controllers)/",
+      "^runtime/(strategies|authn|authz|crd|controllers|service-network)/",
       "^runtime/admission/(?!admission\\.ts$)",
       "^generated/strategies\\.ts$",
     ],

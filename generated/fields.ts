@@ -881,7 +881,7 @@ export const fieldTable: FieldTable = {
         preemptionPolicy: "string",
         value: "int32",
       },
-      defaults: { metadata: {}, value: 0 },
+      defaults: { metadata: {}, preemptionPolicy: "PreemptLowerPriority", value: 0 },
       present: { metadata: {} },
     },
     /* 92 */ {
@@ -942,7 +942,7 @@ export const fieldTable: FieldTable = {
         reclaimPolicy: "string",
         volumeBindingMode: "string",
       },
-      defaults: { metadata: {}, provisioner: "" },
+      defaults: { metadata: {}, provisioner: "", reclaimPolicy: "Delete", volumeBindingMode: "Immediate" },
       present: { provisioner: null, metadata: {} },
     },
     /* 98 */ {
@@ -1700,7 +1700,7 @@ export const fieldTable: FieldTable = {
         scaleTargetRef: 325,
         targetCPUUtilizationPercentage: "int32",
       },
-      defaults: { maxReplicas: 0, scaleTargetRef: {} },
+      defaults: { maxReplicas: 0, minReplicas: 1, scaleTargetRef: {} },
       present: { scaleTargetRef: {}, maxReplicas: null },
     },
     /* 160 */ {
@@ -1734,7 +1734,7 @@ export const fieldTable: FieldTable = {
         minReplicas: "int32",
         scaleTargetRef: 328,
       },
-      defaults: { maxReplicas: 0, scaleTargetRef: {} },
+      defaults: { maxReplicas: 0, minReplicas: 1, scaleTargetRef: {} },
       present: { scaleTargetRef: {}, maxReplicas: null },
     },
     /* 164 */ {
@@ -1973,6 +1973,7 @@ export const fieldTable: FieldTable = {
       pkg: "v1",
       fields: { appProtocol: "string", name: "string", port: "int32", protocol: "string" },
       atomic: true,
+      defaults: { protocol: "TCP" },
     },
     /* 180 */ { name: "EventSource", pkg: "v1", fields: { component: "string", host: "string" } },
     /* 181 */ {
@@ -2006,7 +2007,7 @@ export const fieldTable: FieldTable = {
         priorityLevelConfiguration: 340,
         rules: { list: 341, listType: "atomic" },
       },
-      defaults: { matchingPrecedence: 0, priorityLevelConfiguration: {} },
+      defaults: { matchingPrecedence: 1000, priorityLevelConfiguration: {} },
       present: { priorityLevelConfiguration: {} },
     },
     /* 184 */ {
@@ -2538,6 +2539,11 @@ export const fieldTable: FieldTable = {
         tokenRequests: { list: 405, listType: "atomic" },
         volumeLifecycleModes: { list: "string", listType: "set" },
       },
+      defaults: {
+        attachRequired: true,
+        fsGroupPolicy: "ReadWriteOnceWithFSType",
+        volumeLifecycleModes: ["Persistent"],
+      },
     },
     /* 246 */ {
       name: "CSINodeSpec",
@@ -2701,6 +2707,7 @@ export const fieldTable: FieldTable = {
         volumeMode: "string",
         vsphereVolume: 449,
       },
+      defaults: { persistentVolumeReclaimPolicy: "Retain", volumeMode: "Filesystem" },
     },
     /* 262 */ {
       name: "PersistentVolumeStatus",
@@ -2721,7 +2728,7 @@ export const fieldTable: FieldTable = {
         volumeMode: "string",
         volumeName: "string",
       },
-      defaults: { resources: {} },
+      defaults: { resources: {}, volumeMode: "Filesystem" },
       present: { resources: {} },
     },
     /* 264 */ {
@@ -2738,6 +2745,7 @@ export const fieldTable: FieldTable = {
         phase: "string",
       },
       patch: { conditions: { strategy: "merge", mergeKey: "type" } },
+      defaults: { phase: "Pending" },
     },
     /* 265 */ {
       name: "PodSpec",
@@ -2799,7 +2807,6 @@ export const fieldTable: FieldTable = {
       },
       defaults: {
         dnsPolicy: "ClusterFirst",
-        enableServiceLinks: true,
         restartPolicy: "Always",
         schedulerName: "default-scheduler",
         securityContext: {},
@@ -3222,6 +3229,7 @@ export const fieldTable: FieldTable = {
       name: "ServiceReference",
       pkg: "v1",
       fields: { name: "string", namespace: "string", port: "int32" },
+      defaults: { port: 443 },
     },
     /* 309 */ {
       name: "APIServiceCondition",
@@ -3536,7 +3544,7 @@ export const fieldTable: FieldTable = {
         limitResponse: 521,
         nominalConcurrencyShares: "int32",
       },
-      defaults: { limitResponse: {} },
+      defaults: { limitResponse: {}, nominalConcurrencyShares: 30 },
       present: { limitResponse: {} },
     },
     /* 345 */ {
@@ -3617,7 +3625,7 @@ export const fieldTable: FieldTable = {
       name: "IngressClassParametersReference",
       pkg: "v1",
       fields: { apiGroup: "string", kind: "string", name: "string", namespace: "string", scope: "string" },
-      defaults: { kind: "", name: "" },
+      defaults: { kind: "", name: "", scope: "Cluster" },
       present: { kind: null, name: null },
     },
     /* 358 */ {
@@ -4034,7 +4042,7 @@ export const fieldTable: FieldTable = {
       pkg: "v1",
       fields: { appProtocol: "string", name: "string", port: "int32", protocol: "string" },
       atomic: true,
-      defaults: { port: 0 },
+      defaults: { port: 0, protocol: "TCP" },
       present: { port: null },
     },
     /* 414 */ {
@@ -5085,6 +5093,7 @@ export const fieldTable: FieldTable = {
       name: "NetworkPolicyPort",
       pkg: "v1",
       fields: { endPort: "int32", port: "int-or-string", protocol: "string" },
+      defaults: { protocol: "TCP" },
     },
     /* 526 */ {
       name: "NetworkPolicyPeer",
@@ -5926,7 +5935,7 @@ export const fieldTable: FieldTable = {
       name: "QueuingConfiguration",
       pkg: "v1",
       fields: { handSize: "int32", queueLengthLimit: "int32", queues: "int32" },
-      defaults: { handSize: 0, queueLengthLimit: 0, queues: 0 },
+      defaults: { handSize: 8, queueLengthLimit: 50, queues: 64 },
     },
     /* 634 */ {
       name: "ServiceBackendPort",
@@ -5967,7 +5976,7 @@ export const fieldTable: FieldTable = {
         selectors: { list: 363, listType: "atomic" },
         tolerations: { list: 687, listType: "atomic" },
       },
-      defaults: { deviceClassName: "" },
+      defaults: { allocationMode: "ExactCount", deviceClassName: "" },
       present: { deviceClassName: null },
     },
     /* 639 */ {
@@ -5982,7 +5991,7 @@ export const fieldTable: FieldTable = {
         selectors: { list: 363, listType: "atomic" },
         tolerations: { list: 687, listType: "atomic" },
       },
-      defaults: { deviceClassName: "", name: "" },
+      defaults: { allocationMode: "ExactCount", deviceClassName: "", name: "" },
       present: { name: null, deviceClassName: null },
     },
     /* 640 */ {

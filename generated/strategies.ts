@@ -5,27 +5,48 @@ import { strategy as clusterRoleBindingStrategy } from "../runtime/strategies/cl
 import { strategy as configMapStrategy } from "../runtime/strategies/config-map.js";
 import { strategy as createOnUpdateStrategy } from "../runtime/strategies/create-on-update.js";
 import { strategy as cronJobStrategy } from "../runtime/strategies/cron-job.js";
+import { strategy as csiDriverStrategy } from "../runtime/strategies/csi-driver.js";
 import { strategy as customResourceDefinitionStrategy } from "../runtime/strategies/custom-resource-definition.js";
 import { strategy as daemonSetStrategy } from "../runtime/strategies/daemon-set.js";
 import { strategy as deploymentStrategy } from "../runtime/strategies/deployment.js";
+import { strategy as endpointSliceStrategy } from "../runtime/strategies/endpoint-slice.js";
+import { strategy as eventStrategy } from "../runtime/strategies/event.js";
+import { strategy as eventStrictStrategy } from "../runtime/strategies/event-strict.js";
+import { strategy as generationTrackedStrategy } from "../runtime/strategies/generation-tracked.js";
+import { strategy as generationUntrackedStrategy } from "../runtime/strategies/generation-untracked.js";
+import { strategy as horizontalPodAutoscalerStrategy } from "../runtime/strategies/horizontal-pod-autoscaler.js";
 import { strategy as jobStrategy } from "../runtime/strategies/job.js";
 import { strategy as leaseStrategy } from "../runtime/strategies/lease.js";
+import { strategy as limitRangeStrategy } from "../runtime/strategies/limit-range.js";
 import { strategy as localSubjectAccessReviewStrategy } from "../runtime/strategies/local-subject-access-review.js";
 import { strategy as mutatingAdmissionPolicyStrategy } from "../runtime/strategies/mutating-admission-policy.js";
 import { strategy as mutatingAdmissionPolicyBindingStrategy } from "../runtime/strategies/mutating-admission-policy-binding.js";
 import { strategy as namespaceStrategy } from "../runtime/strategies/namespace.js";
+import { strategy as networkPolicyStrategy } from "../runtime/strategies/network-policy.js";
+import { strategy as nodeStrategy } from "../runtime/strategies/node.js";
+import { strategy as persistentVolumeStrategy } from "../runtime/strategies/persistent-volume.js";
+import { strategy as persistentVolumeClaimStrategy } from "../runtime/strategies/persistent-volume-claim.js";
 import { strategy as podStrategy } from "../runtime/strategies/pod.js";
+import { strategy as podBindingStrategy } from "../runtime/strategies/pod-binding.js";
 import { strategy as podTemplateStrategy } from "../runtime/strategies/pod-template.js";
+import { strategy as priorityClassStrategy } from "../runtime/strategies/priority-class.js";
+import { strategy as priorityLevelConfigurationStrategy } from "../runtime/strategies/priority-level-configuration.js";
 import { strategy as replicaSetStrategy } from "../runtime/strategies/replica-set.js";
 import { strategy as replicationControllerStrategy } from "../runtime/strategies/replication-controller.js";
+import { strategy as resourceClaimStrategy } from "../runtime/strategies/resource-claim.js";
+import { strategy as resourceClaimTemplateStrategy } from "../runtime/strategies/resource-claim-template.js";
+import { strategy as resourceSliceStrategy } from "../runtime/strategies/resource-slice.js";
 import { strategy as roleStrategy } from "../runtime/strategies/role.js";
 import { strategy as roleBindingStrategy } from "../runtime/strategies/role-binding.js";
+import { strategy as runtimeClassStrategy } from "../runtime/strategies/runtime-class.js";
 import { strategy as secretStrategy } from "../runtime/strategies/secret.js";
 import { strategy as selfSubjectAccessReviewStrategy } from "../runtime/strategies/self-subject-access-review.js";
 import { strategy as selfSubjectReviewStrategy } from "../runtime/strategies/self-subject-review.js";
 import { strategy as selfSubjectRulesReviewStrategy } from "../runtime/strategies/self-subject-rules-review.js";
 import { strategy as serviceStrategy } from "../runtime/strategies/service.js";
 import { strategy as serviceAccountStrategy } from "../runtime/strategies/service-account.js";
+import { strategy as serviceCidrStrategy } from "../runtime/strategies/service-cidr.js";
+import { strategy as serviceIpAddressStrategy } from "../runtime/strategies/service-ip-address.js";
 import { strategy as statefulSetStrategy } from "../runtime/strategies/stateful-set.js";
 import { strategy as subjectAccessReviewStrategy } from "../runtime/strategies/subject-access-review.js";
 import { strategy as tokenReviewStrategy } from "../runtime/strategies/token-review.js";
@@ -39,27 +60,48 @@ export const strategies: Readonly<Record<string, KindStrategy>> = {
   "config-map": configMapStrategy,
   "create-on-update": createOnUpdateStrategy,
   "cron-job": cronJobStrategy,
+  "csi-driver": csiDriverStrategy,
   "custom-resource-definition": customResourceDefinitionStrategy,
   "daemon-set": daemonSetStrategy,
   deployment: deploymentStrategy,
+  "endpoint-slice": endpointSliceStrategy,
+  event: eventStrategy,
+  "event-strict": eventStrictStrategy,
+  "generation-tracked": generationTrackedStrategy,
+  "generation-untracked": generationUntrackedStrategy,
+  "horizontal-pod-autoscaler": horizontalPodAutoscalerStrategy,
   job: jobStrategy,
   lease: leaseStrategy,
+  "limit-range": limitRangeStrategy,
   "local-subject-access-review": localSubjectAccessReviewStrategy,
   "mutating-admission-policy": mutatingAdmissionPolicyStrategy,
   "mutating-admission-policy-binding": mutatingAdmissionPolicyBindingStrategy,
   namespace: namespaceStrategy,
+  "network-policy": networkPolicyStrategy,
+  node: nodeStrategy,
+  "persistent-volume": persistentVolumeStrategy,
+  "persistent-volume-claim": persistentVolumeClaimStrategy,
   pod: podStrategy,
+  "pod-binding": podBindingStrategy,
   "pod-template": podTemplateStrategy,
+  "priority-class": priorityClassStrategy,
+  "priority-level-configuration": priorityLevelConfigurationStrategy,
   "replica-set": replicaSetStrategy,
   "replication-controller": replicationControllerStrategy,
+  "resource-claim": resourceClaimStrategy,
+  "resource-claim-template": resourceClaimTemplateStrategy,
+  "resource-slice": resourceSliceStrategy,
   role: roleStrategy,
   "role-binding": roleBindingStrategy,
+  "runtime-class": runtimeClassStrategy,
   secret: secretStrategy,
   "self-subject-access-review": selfSubjectAccessReviewStrategy,
   "self-subject-review": selfSubjectReviewStrategy,
   "self-subject-rules-review": selfSubjectRulesReviewStrategy,
   service: serviceStrategy,
   "service-account": serviceAccountStrategy,
+  "service-cidr": serviceCidrStrategy,
+  "service-ip-address": serviceIpAddressStrategy,
   "stateful-set": statefulSetStrategy,
   "subject-access-review": subjectAccessReviewStrategy,
   "token-review": tokenReviewStrategy,

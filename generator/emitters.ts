@@ -6,6 +6,7 @@ import { discoveryEmitter } from "./emit/discovery.js";
 import type { Emitter } from "./emit/emitter.js";
 import { fieldsEmitter } from "./emit/fields.js";
 import { openapiEmitter } from "./emit/openapi.js";
+import { printersEmitter } from "./emit/printers.js";
 import { protoEmitter } from "./emit/proto.js";
 import { registryEmitter } from "./emit/registry.js";
 import { routesEmitter } from "./emit/routes.js";
@@ -15,6 +16,7 @@ import { validatorsEmitter } from "./emit/validators.js";
 export const emitters: Emitter[] = [
   typesEmitter,
   registryEmitter,
+  printersEmitter,
   routesEmitter,
   defaultersEmitter,
   validatorsEmitter,

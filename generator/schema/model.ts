@@ -38,7 +38,10 @@ export interface PrinterColumn {
   name: string;
   type: "string" | "integer" | "number" | "boolean" | "date";
   format?: string;
-  jsonPath: string;
+  /** Where the cell is read, as a CRD's additionalPrinterColumns read it; a column has this or `cell`. */
+  jsonPath?: string;
+  /** The printer cell computing the value, `<module>.<cell>` of runtime/printers/ (`pod.ready`). */
+  cell?: string;
   priority?: number;
   description?: string;
 }

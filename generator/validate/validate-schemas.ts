@@ -2,7 +2,8 @@
 // `schemas/<file>.yaml: <location>: <message>`.
 
 import { stabilityOf, versionNamePattern } from "../../runtime/registry/version-names.js";
-import type { SchemaNode } from "../schema/model.js";
+import { cellNamePattern } from "../emit/printers.js";
+import type { PrinterColumn, SchemaNode } from "../schema/model.js";
 import { groupDir, type LoadedFile, type SchemaSet } from "../schema/schema-set.js";
 import { celRuleProblems } from "./cel-rules.js";
 import { validateOpenApi } from "./validate-openapi.js";
@@ -106,6 +107,25 @@ function validateKinds(set: SchemaSet, file: LoadedFile, problems: Problems): vo
     for (const s of r.shortNames ?? []) {
       if (!dnsLabel.test(s)) problems.add(file, `${at}.resource.shortNames`, `${s} is not a lowercase DNS label`);
     }
+    for (const [j, column] of (r.printerColumns ?? []).entries()) {
+      validatePrinterColumn(file, `${at}.resource.printerColumns[${j}]`, column, problems);
+    }
+  }
+}
+
+const columnTypes = new Set(["string", "integer", "number", "boolean", "date"]);
+
+/** A column reads a JSONPath or names a printer cell, one of the two. */
+function validatePrinterColumn(file: LoadedFile, at: string, column: PrinterColumn, problems: Problems): void {
+  if ((column.jsonPath === undefined) === (column.cell === undefined)) {
+    problems.add(file, at, "a printer column has either jsonPath or cell");
+  }
+  if (column.cell !== undefined && !cellNamePattern.test(column.cell)) {
+    problems.add(file, `${at}.cell`, `${column.cell} is not <module>.<cell> (pod.ready)`);
+  }
+  if (!columnTypes.has(column.type)) problems.add(file, `${at}.type`, `unknown column type ${column.type}`);
+  if (column.priority !== undefined && !(Number.isInteger(column.priority) && column.priority >= 0)) {
+    problems.add(file, `${at}.priority`, "must be a non-negative integer");
   }
 }
 

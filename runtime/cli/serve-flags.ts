@@ -9,6 +9,8 @@ import { parseControllers } from "../controllers/controller-selection.js";
 import { parseRuntimeConfig } from "../registry/runtime-config.js";
 import type { ServeOptions } from "../server/serve.js";
 import type { AuthenticationFlags } from "../server/start-access-control.js";
+import { parseAdvertiseAddress } from "../service-network/advertise-address.js";
+import { parsePortRange, parseServiceClusterIPRange } from "../service-network/service-network-config.js";
 
 const stringFlags = [
   "secure-port",
@@ -42,6 +44,9 @@ const stringFlags = [
   "min-request-timeout",
   "shutdown-delay-duration",
   "admission-control-config-file",
+  "service-cluster-ip-range",
+  "service-node-port-range",
+  "advertise-address",
   "v",
 ] as const;
 
@@ -133,14 +138,6 @@ function admission(v: Values): AdmissionOptions | undefined {
   if (control !== undefined) options.admissionControl = control;
   if (v["admission-control-config-file"] !== undefined) options.configFile = v["admission-control-config-file"];
   return Object.keys(options).length === 0 ? undefined : options;
-}
-
-function runtimeConfig(value: string): Record<string, boolean> {
-  try {
-    return parseRuntimeConfig(value);
-  } catch (error) {
-    throw new Error(`invalid argument "${value}" for "--runtime-config" flag: ${(error as Error).message}`);
-  }
 }
 
 /** pflag accepts a bare boolean flag; node's parser wants a value for string options, so give it one. */
@@ -247,9 +244,28 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
     ...(Object.keys(auth).length === 0 ? {} : { authentication: auth }),
     ...(authz === undefined ? {} : { authorization: authz }),
     ...(controllers === undefined ? {} : { controllers: parseControllers(controllers) }),
-    ...(values["runtime-config"] === undefined ? {} : { runtimeConfig: runtimeConfig(values["runtime-config"]) }),
+    ...(values["runtime-config"] === undefined ? {} : { runtimeConfig: parseRuntimeConfig(values["runtime-config"]) }),
     ...(limits === undefined ? {} : { limits }),
     ...(admissionFlags === undefined ? {} : { admission: admissionFlags }),
     ...(verbosity === undefined ? {} : { verbosity }),
+    ...serviceNetworkFlags(values),
   };
+}
+
+/** kube-apiserver's service network flags, checked here so a bad value stops the start with kube's text. */
+function serviceNetworkFlags(v: Values): Pick<ServeOptions, "serviceNetwork"> {
+  const flags: NonNullable<ServeOptions["serviceNetwork"]> = {};
+  const ranges = v["service-cluster-ip-range"];
+  if (ranges !== undefined) {
+    parseServiceClusterIPRange(ranges);
+    flags.serviceClusterIPRange = ranges;
+  }
+  const nodePorts = v["service-node-port-range"];
+  if (nodePorts !== undefined) {
+    parsePortRange(nodePorts);
+    flags.serviceNodePortRange = nodePorts;
+  }
+  const advertise = v["advertise-address"];
+  if (advertise !== undefined) flags.advertiseAddress = parseAdvertiseAddress(advertise);
+  return Object.keys(flags).length === 0 ? {} : { serviceNetwork: flags };
 }

@@ -1,10 +1,17 @@
 // meta.k8s.io Table: what `kubectl get` asks for. Kinds with printer columns in their schema are converted as
 // kube-apiserver converts a CustomResourceDefinition's additionalPrinterColumns (a Name column, then one column per
-// JSONPath); kinds without get kube's default convertor (Name, Created At).
+// JSONPath); a column may name a printer cell instead (runtime/printers/, resolved through generated/printers.ts),
+// as kube's Go table printers compute cells, and such columns are the whole row, Name column included (Events print
+// it last). Kinds without columns get kube's default convertor (Name, Created At).
+import { printerCells } from "../../generated/printers.js";
+import type { PrinterCell } from "../printers/printer-cell.js";
+import { humanDuration, parseRfc3339, ZERO_TIME } from "../printers/time.js";
 import type { PrinterColumn } from "../registry/kind-record.js";
 import type { ServedKind } from "../registry/served-kind.js";
 import { findJsonPath, type JsonPath, parseJsonPath, printJsonPathValue } from "./json-path.js";
 import { listMetaOf, type MetaVersion, metaApiVersion, toPartialObjectMetadata } from "./partial-object-metadata.js";
+
+export { humanDuration, parseRfc3339 } from "../printers/time.js";
 
 export type IncludeObject = "None" | "Metadata" | "Object";
 
@@ -27,11 +34,13 @@ interface ColumnDefinition {
   priority: number;
 }
 
+// ObjectMeta's field documentation, which kube's convertors use for these two columns.
 const NAME_COLUMN: ColumnDefinition = {
   name: "Name",
   type: "string",
   format: "name",
-  description: "Name of the object, unique among objects of its kind in a namespace.",
+  description:
+    "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
   priority: 0,
 };
 
@@ -39,7 +48,8 @@ const CREATED_AT_COLUMN: ColumnDefinition = {
   name: "Created At",
   type: "date",
   format: "",
-  description: "When the server created the object (RFC 3339, UTC).",
+  description:
+    "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
   priority: 0,
 };
 
@@ -47,6 +57,8 @@ interface CompiledColumn {
   column: PrinterColumn;
   /** Undefined when the JSONPath does not parse: every cell of the column is then null. */
   path: JsonPath | undefined;
+  /** The printer cell the column names, if it names one. */
+  cell: PrinterCell | undefined;
 }
 
 const compiled = new WeakMap<readonly PrinterColumn[], CompiledColumn[]>();
@@ -55,10 +67,12 @@ function compile(columns: readonly PrinterColumn[]): CompiledColumn[] {
   let out = compiled.get(columns);
   if (out === undefined) {
     out = columns.map((column) => {
+      const cell = column.cell === undefined ? undefined : printerCells[column.cell];
+      if (column.jsonPath === undefined) return { column, path: undefined, cell };
       try {
-        return { column, path: parseJsonPath(column.jsonPath) };
+        return { column, path: parseJsonPath(column.jsonPath), cell };
       } catch {
-        return { column, path: undefined };
+        return { column, path: undefined, cell };
       }
     });
     compiled.set(columns, out);
@@ -71,62 +85,9 @@ function definition(c: PrinterColumn): ColumnDefinition {
     name: c.name,
     type: c.type,
     format: c.format ?? "",
-    description: c.description ?? `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
+    description: c.description ?? `Custom resource definition column (in JSONPath format): ${c.jsonPath ?? ""}`,
     priority: c.priority ?? 0,
   };
-}
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** Go's time.Parse(time.RFC3339, s) in milliseconds since the epoch; undefined when it does not parse. */
-export function parseRfc3339(s: string): number | undefined {
-  const m = RFC3339.exec(s);
-  if (!m) return undefined;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map(Number);
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, Math.trunc(Number(`0${m[7] ?? ""}`) * 1000));
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
-    return undefined;
-  }
-  const zone = m[8] ?? "Z";
-  const sign = zone.startsWith("-") ? -1 : 1;
-  const offset = zone === "Z" ? 0 : sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)));
-  return date.getTime() - offset * 60_000;
-}
-
-/** Go's zero time.Time, 0001-01-01T00:00:00Z. */
-const ZERO_TIME = Date.parse("0001-01-01T00:00:00Z");
-
-/** apimachinery's duration.HumanDuration: about two significant units (`45s`, `5m30s`, `3h`, `2d5h`, `3y`). */
-export function humanDuration(ms: number): string {
-  const seconds = Math.trunc(ms / 1000);
-  if (seconds < -1) return "<invalid>";
-  if (seconds < 0) return "0s";
-  if (seconds < 60 * 2) return `${seconds}s`;
-  const minutes = Math.trunc(ms / 60_000);
-  if (minutes < 10) {
-    const s = seconds % 60;
-    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
-  }
-  if (minutes < 60 * 3) return `${minutes}m`;
-  const hours = Math.trunc(ms / 3_600_000);
-  if (hours < 8) {
-    const m = minutes % 60;
-    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
-  }
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) {
-    const h = hours % 24;
-    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
-  }
-  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
-  const years = Math.trunc(hours / 24 / 365);
-  if (hours < 24 * 365 * 8) {
-    const days = Math.trunc(hours / 24) % 365;
-    return days === 0 ? `${years}y` : `${years}y${days}d`;
-  }
-  return `${years}y`;
 }
 
 /** A date cell: metav1.Time's query-parameter parsing, then the age as kubectl shows it. */
@@ -154,6 +115,7 @@ function typedCell(type: PrinterColumn["type"], value: unknown, now: number): un
 }
 
 function columnCell(c: CompiledColumn, obj: Record<string, unknown>, now: number): unknown {
+  if (c.cell !== undefined) return c.cell(obj, { now });
   if (c.path === undefined) return null;
   let values: unknown[];
   try {
@@ -206,13 +168,18 @@ export function toTable(
   const now = options.now ?? Date.now();
   const columns = kind.resource.printerColumns;
   const custom = compile(columns);
+  // Columns computed by printer cells are the whole row, their own Name column included.
+  const placesName = columns.some((c) => c.cell !== undefined);
+  const nameCell = (obj: Record<string, unknown>) => (placesName ? [] : [metadataOf(obj).name ?? ""]);
   const cells =
     columns.length === 0
       ? (obj: Record<string, unknown>) => [metadataOf(obj).name ?? "", createdAt(obj)]
-      : (obj: Record<string, unknown>) => [metadataOf(obj).name ?? "", ...custom.map((c) => columnCell(c, obj, now))];
+      : (obj: Record<string, unknown>) => [...nameCell(obj), ...custom.map((c) => columnCell(c, obj, now))];
   const rows = objects.map((obj) => ({ cells: cells(obj), object: rowObject(obj, kind, options) }));
   const definitions =
-    columns.length === 0 ? [NAME_COLUMN, CREATED_AT_COLUMN] : [NAME_COLUMN, ...columns.map(definition)];
+    columns.length === 0
+      ? [NAME_COLUMN, CREATED_AT_COLUMN]
+      : [...(placesName ? [] : [NAME_COLUMN]), ...columns.map(definition)];
   const first = objects[0];
   const metadata =
     options.listMeta !== undefined

@@ -26,6 +26,7 @@ export const knownControllers: readonly ControllerDescriptor[] = [
     aliases: ["validatingadmissionpolicy-status"],
     disabledByDefault: false,
   },
+  { name: "disruption-controller", aliases: ["disruption"], disabledByDefault: false },
   { name: "bootstrap-signer-controller", aliases: ["bootstrapsigner"], disabledByDefault: true },
   { name: "token-cleaner-controller", aliases: ["tokencleaner"], disabledByDefault: true },
 ];

@@ -1,16 +1,7 @@
 // The core/v1 kinds the in-server controllers manage by name, looked up once in the generated registry.
-import { kinds } from "../../generated/registry.js";
-import { kindReference } from "../registry/kinds.js";
-import { byGroupVersionResource } from "../registry/lookup.js";
-import type { ServedKind } from "../registry/served-kind.js";
+import { builtinKind } from "../registry/kinds.js";
 
-function coreKind(resource: string): ServedKind {
-  const kind = byGroupVersionResource(kinds, "", "v1", resource);
-  if (kind === undefined) throw new Error(`the registry has no v1 ${resource}`);
-  return kindReference(kind);
-}
-
-export const namespaces = coreKind("namespaces");
-export const serviceAccounts = coreKind("serviceaccounts");
-export const configMaps = coreKind("configmaps");
-export const secrets = coreKind("secrets");
+export const namespaces = builtinKind("", "v1", "namespaces");
+export const serviceAccounts = builtinKind("", "v1", "serviceaccounts");
+export const configMaps = builtinKind("", "v1", "configmaps");
+export const secrets = builtinKind("", "v1", "secrets");

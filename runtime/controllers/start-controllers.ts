@@ -4,15 +4,20 @@
 
 import { setMaxListeners } from "node:events";
 import type { ResourceApi } from "../resources/resource-api.js";
+import { ApiserverIdentityLease } from "./apiserver-identity-lease.js";
 import { BootstrapSigner } from "./bootstrap-signer.js";
 import { ClusterRoleAggregationController } from "./cluster-role-aggregation.js";
 import { controllerEnabled, defaultControllers, knownControllers } from "./controller-selection.js";
+import { DisruptionController } from "./disruption-controller.js";
+import { FlowControlBootstrap } from "./flow-control-bootstrap.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { PolicyTypeCheckingController } from "./policy-type-checking.js";
 import { RootCaPublisher } from "./root-ca-publisher.js";
 import { ServiceAccountController } from "./service-account-controller.js";
+import { type ServiceNetworkControllerOptions, startServiceNetworkControllers } from "./service-network-controllers.js";
 import { SystemNamespaces } from "./system-namespaces.js";
+import { ensureSystemPriorityClasses } from "./system-priority-classes.js";
 import { TokenCleaner } from "./token-cleaner.js";
 
 /**
@@ -22,6 +27,14 @@ import { TokenCleaner } from "./token-cleaner.js";
 export interface ControllerSwitches {
   /** default, kube-system, kube-public and kube-node-lease, created at start and when deleted. */
   systemNamespaces?: boolean;
+  /** The PriorityClasses system-node-critical and system-cluster-critical, created at start. */
+  systemPriorityClasses?: boolean;
+  /** The bootstrap FlowSchemas and PriorityLevelConfigurations, ensured at start and every minute. */
+  flowControlBootstrap?: boolean;
+  /** kube-apiserver's identity Lease in kube-system, renewed every 10 s, and its garbage collector. */
+  apiserverIdentity?: boolean;
+  /** The default ServiceCIDR, the Service allocation repair and the `default/kubernetes` Service (docs/services.md). */
+  serviceNetwork?: boolean;
   garbageCollector?: boolean;
   /** Namespace deletion: Terminating, content deleted, `kubernetes` finalizer removed. */
   namespaces?: boolean;
@@ -35,12 +48,23 @@ export interface ControllerSwitches {
   bootstrapSigner?: boolean;
   /** Deletes expired bootstrap token Secrets. */
   tokenCleaner?: boolean;
+  /** The status of PodDisruptionBudgets, and stale DisruptionTarget pod conditions. */
+  disruption?: boolean;
   /** Type-checks ValidatingAdmissionPolicies and writes the result to their status. */
   validatingAdmissionPolicyStatus?: boolean;
 }
 
+/** kube-apiserver's own controllers: on unless switched off, whatever `--controllers` says. */
+const apiserverControllers = [
+  "systemNamespaces",
+  "systemPriorityClasses",
+  "flowControlBootstrap",
+  "apiserverIdentity",
+  "serviceNetwork",
+] as const;
+
 /** The kube-controller-manager name each switch answers to in `--controllers`. */
-const controllerNames: Record<Exclude<keyof ControllerSwitches, "systemNamespaces">, string> = {
+const controllerNames: Record<Exclude<keyof ControllerSwitches, (typeof apiserverControllers)[number]>, string> = {
   garbageCollector: "garbage-collector-controller",
   namespaces: "namespace-controller",
   serviceAccounts: "serviceaccount-controller",
@@ -48,6 +72,7 @@ const controllerNames: Record<Exclude<keyof ControllerSwitches, "systemNamespace
   clusterRoleAggregation: "clusterrole-aggregation-controller",
   bootstrapSigner: "bootstrap-signer-controller",
   tokenCleaner: "token-cleaner-controller",
+  disruption: "disruption-controller",
   validatingAdmissionPolicyStatus: "validatingadmissionpolicy-status-controller",
 };
 
@@ -60,6 +85,14 @@ export interface StartControllersOptions {
   enabled?: ControllerSwitches;
   /** A parsed `--controllers` list (controller-selection.ts); default `*`. */
   selection?: readonly string[];
+  /**
+   * Receives each kube-apiserver post-start hook a controller runs, with the promise of its step being done
+   * (the server shows them on its health endpoints, runtime/server/post-start-hooks.ts); without it a
+   * failed step is only logged.
+   */
+  postStartHook?: (name: string, done: Promise<unknown>) => void;
+  /** The server's service network, for its controllers; none run without it. */
+  serviceNetwork?: ServiceNetworkControllerOptions;
 }
 
 export interface RunningControllers {
@@ -74,8 +107,9 @@ export function startControllers(api: ResourceApi, options: StartControllersOpti
   const selection = options.selection ?? defaultControllers;
   const on = (name: keyof ControllerSwitches) => {
     const forced = enabled[name];
-    if (forced !== undefined || name === "systemNamespaces") return forced !== false;
-    const kcmName = controllerNames[name];
+    if (forced !== undefined) return forced;
+    if ((apiserverControllers as readonly string[]).includes(name)) return true;
+    const kcmName = controllerNames[name as keyof typeof controllerNames];
     const descriptor = knownControllers.find((c) => c.name === kcmName);
     return controllerEnabled(kcmName, selection, descriptor?.disabledByDefault ?? false);
   };
@@ -88,11 +122,45 @@ export function startControllers(api: ResourceApi, options: StartControllersOpti
     runs.push(run().catch((error: unknown) => options.log(`${name} stopped`, error)));
   };
 
+  const postStartHook = (hook: string, done: Promise<unknown>) => {
+    if (options.postStartHook) options.postStartHook(hook, done);
+    else done.catch((error: unknown) => options.log(`post-start hook ${hook} failed`, error));
+  };
+
   let ready = Promise.resolve();
   if (on("systemNamespaces")) {
     const system = new SystemNamespaces(api, context);
     ready = system.ensure();
+    postStartHook("start-system-namespaces-controller", ready);
     start("system namespaces", () => system.run());
+  }
+  if (on("systemPriorityClasses") && api.kinds.servesBuiltin("scheduling.k8s.io", "v1")) {
+    postStartHook("scheduling/bootstrap-system-priority-classes", ensureSystemPriorityClasses(api, context));
+  }
+  if (on("flowControlBootstrap") && api.kinds.servesBuiltin("flowcontrol.apiserver.k8s.io", "v1")) {
+    const flowControl = new FlowControlBootstrap(api, context);
+    const ensured = flowControl.start();
+    postStartHook("priority-and-fairness-config-producer", ensured);
+    // A start that failed was logged by its hook; the server goes on without the periodic rounds.
+    start("APF bootstrap ensurer", () =>
+      ensured.then(
+        () => flowControl.run(),
+        () => undefined,
+      ),
+    );
+  }
+  if (on("apiserverIdentity") && api.kinds.servesBuiltin("coordination.k8s.io", "v1")) {
+    const lease = new ApiserverIdentityLease(api, context);
+    // The lease lives in kube-system: it is claimed once the system namespaces exist.
+    const claimed = ready.then(() => lease.start());
+    postStartHook("start-kube-apiserver-identity-lease-controller", claimed);
+    start("apiserver identity lease controller", () => claimed.then(() => lease.renew()));
+    postStartHook("start-kube-apiserver-identity-lease-garbage-collector", Promise.resolve());
+    start("apiserver lease garbage collector", () => lease.collect());
+  }
+  if (on("serviceNetwork") && options.serviceNetwork !== undefined) {
+    const runner = { context, namespacesReady: ready, postStartHook, start };
+    startServiceNetworkControllers(api, options.serviceNetwork, runner);
   }
   if (on("garbageCollector")) {
     const gc = new GarbageCollector(api, context);
@@ -118,6 +186,10 @@ export function startControllers(api: ResourceApi, options: StartControllersOpti
   if (on("validatingAdmissionPolicyStatus")) {
     const typeChecking = new PolicyTypeCheckingController(api, context);
     start("validatingadmissionpolicy status controller", () => typeChecking.run());
+  }
+  if (on("disruption") && api.kinds.servesBuiltin("policy", "v1")) {
+    const disruption = new DisruptionController(api, context);
+    start("disruption controller", () => disruption.run());
   }
   if (on("tokenCleaner")) {
     const cleaner = new TokenCleaner(api, context);

@@ -12,6 +12,17 @@ export interface KindConversions {
 /** Keyed by "group/Kind" (the core group is ""). */
 export type ConversionTable = Record<string, KindConversions>;
 
+/**
+ * A conversion between kinds of two groups that share one storage (kube stores events.k8s.io Events as core
+ * Events): from one apiVersion of the kind to one apiVersion of the other group.
+ */
+export interface CrossGroupConversion {
+  kind: string;
+  from: string;
+  to: string;
+  convert: ConvertFn;
+}
+
 export class ConversionError extends Error {}
 
 function splitApiVersion(apiVersion: string): { group: string; version: string } {
@@ -46,4 +57,32 @@ export function convert(table: ConversionTable, obj: JsonObject, toVersion: stri
   const { hub } = conversions;
   const atHub = version === hub ? obj : step(conversions, kind, version, hub)(obj);
   return toVersion === hub ? atHub : step(conversions, kind, hub, toVersion)(atHub);
+}
+
+/**
+ * Returns a copy of `obj` in `toVersion` of `toGroup`: through the generated table within its group, and
+ * through a cross-group conversion (and the tables on either side of it) when `toGroup` is another group.
+ */
+export function convertToGroup(
+  table: ConversionTable,
+  across: readonly CrossGroupConversion[],
+  obj: JsonObject,
+  toGroup: string,
+  toVersion: string,
+): JsonObject {
+  const { apiVersion, kind } = obj;
+  if (typeof apiVersion !== "string" || typeof kind !== "string") {
+    throw new ConversionError("Object 'Kind' is missing in the object to convert");
+  }
+  const { group } = splitApiVersion(apiVersion);
+  if (group === toGroup) return convert(table, obj, toVersion);
+  const bridge = across.find(
+    (c) => c.kind === kind && splitApiVersion(c.from).group === group && splitApiVersion(c.to).group === toGroup,
+  );
+  if (bridge === undefined) {
+    const target = toGroup === "" ? toVersion : `${toGroup}/${toVersion}`;
+    throw new ConversionError(`no kind "${kind}" is registered for version "${target}"`);
+  }
+  const atBridge = convert(table, obj, splitApiVersion(bridge.from).version);
+  return convert(table, bridge.convert(atBridge), toVersion);
 }

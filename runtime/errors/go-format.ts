@@ -25,9 +25,18 @@ export function goNumber(n: number): string {
 }
 
 /** Go's json.Marshal of a decoded JSON value: map keys sorted, <, > and & escaped. */
+/** A Go struct value (an error's bad value): encoded with its fields in declaration order, where maps are sorted. */
+export class GoStruct {
+  constructor(readonly fields: Readonly<Record<string, unknown>>) {}
+}
+
 export function goJson(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) return `[${value.map(goJson).join(",")}]`;
+  if (value instanceof GoStruct) {
+    const entries = Object.entries(value.fields).filter(([, v]) => v !== undefined);
+    return `{${entries.map(([k, v]) => `${goJson(k)}:${goJson(v)}`).join(",")}}`;
+  }
   if (typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)

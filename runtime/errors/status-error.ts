@@ -100,6 +100,17 @@ export class StatusError extends Error {
   }
 }
 
+/**
+ * NewGenericServerResponse with no server message: kube's Status carries details even when they name nothing
+ * (`"details":{}`).
+ */
+export function genericServerResponse(code: number, reason: StatusReason, message: string): StatusError {
+  const error = new StatusError(code, reason, message);
+  const { code: statusCode, ...rest } = error.status;
+  (error as { status: Status }).status = { ...rest, details: {}, code: statusCode };
+  return error;
+}
+
 /** 422: `Deployment.apps "x" is invalid: [spec.replicas: Invalid value: -1: …, …]`. */
 export function invalid(kind: GroupThing, name: string, errors: readonly FieldError[]): StatusError {
   const causes = errors.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field }));

@@ -14,7 +14,7 @@ import type { Target } from "../resources/resource-api.js";
 import { queryBool } from "../routing/request-info.js";
 import type { RequestContext } from "../server/context.js";
 import { admissionRequestOf } from "./admission-request.js";
-import { headersFor, listKindOf, responseFormat, sendObject } from "./object-response.js";
+import { headersFor, listItem, listKindOf, responseFormat, sendObject } from "./object-response.js";
 import { parseDryRun } from "./write-options.js";
 
 /** The scheme kube names when a body's kind is not one it can decode into DeleteOptions. */
@@ -112,6 +112,11 @@ export async function deleteCollection(ctx: RequestContext, target: Target): Pro
   const query = parseListQuery(ctx.url.searchParams);
   const options = parseDeleteOptions(ctx);
   const items = await ctx.server.resources.deleteCollection(target, query, options);
-  const list = { kind: listKindOf(target.kind), apiVersion: apiVersionOf(target.kind), metadata: {}, items };
+  const list = {
+    kind: listKindOf(target.kind),
+    apiVersion: apiVersionOf(target.kind),
+    metadata: {},
+    items: items.map((item) => listItem(target.kind, item)),
+  };
   writeEncoded(ctx.req, ctx.res, 200, encodeObject(format, list), headersFor(ctx.warnings));
 }

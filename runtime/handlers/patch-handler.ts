@@ -6,6 +6,7 @@ import { type PatchType, patchMediaTypes, servesPatchType, unservedPatchType } f
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
 import { admissionRequestOf, writeQueryOptions } from "./admission-request.js";
+import { createAuthorization } from "./create-authorization.js";
 import { responseFormat, sendObject } from "./object-response.js";
 import { managerOrUserAgent, parseWriteQuery } from "./write-options.js";
 
@@ -29,7 +30,13 @@ export async function patchResource(ctx: RequestContext, target: Target): Promis
   const api = ctx.server.resources;
   if (type === "apply") {
     const manager = query.fieldManager as string;
-    const result = await api.apply(target, body, { ...options, fieldManager: manager, force: query.force });
+    const authorizeCreate = createAuthorization(ctx);
+    const result = await api.apply(target, body, {
+      ...options,
+      fieldManager: manager,
+      force: query.force,
+      ...(authorizeCreate === undefined ? {} : { authorizeCreate }),
+    });
     sendObject(ctx, format, result.created ? 201 : 200, target.kind, result.object, { warnings: result.warnings });
     return;
   }

@@ -1,12 +1,13 @@
-// Dispatches a resource request to its verb's handler. Subresources served by strategy hooks go to the hook;
-// those kapi does not implement yet (pods/log, pods/exec, …) answer 404 like unserved paths.
+// Dispatches a resource request to its verb's handler. Other subresources than status and scale go to their
+// kind's strategy hooks (hook-handlers.ts); one without a hook answers 404 like unserved paths.
 import { type GroupThing, methodNotSupported } from "../errors/status-error.js";
 import type { Verb } from "../registry/kind-record.js";
 import { groupResource } from "../registry/kinds.js";
 import type { CustomKind } from "../registry/served-kind.js";
 import type { RequestContext } from "../server/context.js";
 import { deleteCollection, deleteResource } from "./delete-handlers.js";
-import { answerCreate, createWithHook } from "./hook-handlers.js";
+import { noteDeprecation } from "./deprecation-warning.js";
+import { answerCreate, serveWithHook } from "./hook-handlers.js";
 import { patchResource } from "./patch-handler.js";
 import { getResource, listResource } from "./read-handlers.js";
 import { resourceTarget } from "./resource-target.js";
@@ -25,6 +26,7 @@ function checkDefinition(ctx: RequestContext, custom: CustomKind, resource: Grou
 export async function serveResource(ctx: RequestContext, verb: Verb): Promise<void> {
   const target = resourceTarget(ctx);
   if (target.kind.custom !== undefined) checkDefinition(ctx, target.kind.custom, groupResource(target.kind), verb);
+  noteDeprecation(ctx, target.kind, target.subresource);
   if (target.subresource === "scale") {
     if (verb === "get") return getScale(ctx, target);
     if (verb === "update") return updateScale(ctx, target);
@@ -52,7 +54,7 @@ export async function serveResource(ctx: RequestContext, verb: Verb): Promise<vo
         break;
     }
   } else {
-    return createWithHook(ctx, target, verb);
+    return serveWithHook(ctx, target, verb);
   }
   throw methodNotSupported(groupResource(target.kind), verb);
 }

@@ -75,6 +75,12 @@ function frame(format: ResponseFormat, kind: ServedKind, event: CacheEvent<KubeO
   const protobuf = isProtobuf(format);
   if (event.type === "BOOKMARK") {
     const object = bookmarkObject(kind, event.resourceVersion, event.initialEventsEnd);
+    if (format.kind === "table" || format.kind === "partial-object-metadata") {
+      // Transformed like any event's object: a Table of one row over the bookmark, as kube-apiserver sends it.
+      const transformed = transformObject(format, kind, object, !first);
+      if (protobuf) return watchEventFrame("BOOKMARK", encodeObject(format, transformed).body);
+      return encodeObject({ kind: "json", pretty: false }, { type: "BOOKMARK", object: transformed }).body;
+    }
     if (protobuf) return watchEventFrame("BOOKMARK", encodeProtobuf(object));
     return Buffer.from(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
   }

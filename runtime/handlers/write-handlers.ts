@@ -3,6 +3,7 @@ import type { WriteOptions } from "../resources/create-object.js";
 import type { Target } from "../resources/resource-api.js";
 import type { RequestContext } from "../server/context.js";
 import { admissionRequestOf, writeQueryOptions } from "./admission-request.js";
+import { createAuthorization } from "./create-authorization.js";
 import { responseFormat, sendObject } from "./object-response.js";
 import { readRequestObject } from "./request-body.js";
 import { checkUrlName } from "./url-name.js";
@@ -33,7 +34,11 @@ export async function updateResource(ctx: RequestContext, target: Target): Promi
   const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
   const { object, warnings } = readRequestObject(ctx, target.kind, query.fieldValidation);
   checkUrlName(object, target);
-  const result = await ctx.server.resources.update(target, object, writeOptions(ctx, query));
+  const authorizeCreate = createAuthorization(ctx);
+  const result = await ctx.server.resources.update(target, object, {
+    ...writeOptions(ctx, query),
+    ...(authorizeCreate === undefined ? {} : { authorizeCreate }),
+  });
   sendObject(ctx, format, result.created ? 201 : 200, target.kind, result.object, {
     warnings: [...warnings, ...(target.kind.strategy?.warnings?.(result.object) ?? [])],
   });

@@ -96,6 +96,15 @@ export class OpenApiDocuments {
   ): Promise<void> {
     const path = openApiV3Path(gv);
     if (path in (await v3Hashes())) throw new Error(`OpenAPI for ${path} is built in and cannot be replaced`);
+    await this.#register(gv, schemas, v2Schemas);
+  }
+
+  async #register(
+    gv: ServedGroupVersion,
+    schemas: Record<string, Schema>,
+    v2Schemas: Record<string, Schema> = {},
+  ): Promise<void> {
+    const path = openApiV3Path(gv);
     const base = await meta();
     const input: OpenApiInput = { ...base, schemas: { ...base.schemas, ...schemas } };
     const now = new Date();
@@ -107,14 +116,14 @@ export class OpenApiDocuments {
   }
 
   /**
-   * Serves a built-in group/version that is off by default (enabled by --runtime-config) from its generated
-   * document, as if registered at run time.
+   * Serves a built-in group/version that is off by default (enabled by --runtime-config), or one served with
+   * some of its resources off, from its generated schemas, as if registered at run time.
    */
   async enableBuiltin(gv: ServedGroupVersion): Promise<void> {
     const document = await readPackageJson<{ components: { schemas: Record<string, Schema> } }>(
       `generated/openapi/v3/${openApiV3Path(gv)}.json`,
     );
-    await this.setGroupVersion(gv, document.components.schemas);
+    await this.#register(gv, document.components.schemas);
   }
 
   /** Stops serving a group/version set with setGroupVersion; false when none was. */
@@ -164,9 +173,11 @@ export class OpenApiDocuments {
       builtinV2 ??= Promise.resolve(servedV2(base, loadedAt));
       return builtinV2;
     }
-    // Built-in definitions win: a registered group/version brings its own copy of the meta definitions.
+    // Built-in definitions win: a registered group/version brings its own copy of the meta definitions. A
+    // registered built-in group/version (served with fewer resources) replaces the built-in paths of it.
+    const replaced = [...this.#disabled, ...this.#registered.keys()];
     const paths = Object.fromEntries(
-      Object.entries(base.paths as Doc).filter(([path]) => ![...this.#disabled].some((d) => path.startsWith(`/${d}/`))),
+      Object.entries(base.paths as Doc).filter(([path]) => !replaced.some((d) => path.startsWith(`/${d}/`))),
     );
     const definitions: Doc = {};
     for (const { v2 } of this.#registered.values()) {

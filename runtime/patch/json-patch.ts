@@ -18,7 +18,7 @@ import { parseJson } from "../codecs/json-body.js";
 import { cloneJson, goJsonByteLength, jsonEqual } from "../codecs/json-tree.js";
 import { type DuplicateKeys, fieldPath, setKey } from "../codecs/parsed-body.js";
 import { goQuote } from "../errors/go-format.js";
-import { badRequest, requestEntityTooLarge, StatusError } from "../errors/status-error.js";
+import { badRequest, genericServerResponse, requestEntityTooLarge, type StatusError } from "../errors/status-error.js";
 import { isJsonObject, type JsonObject } from "../object/json-object.js";
 
 /** kube-apiserver's maxJSONPatchOperations. */
@@ -411,9 +411,9 @@ class Application {
   }
 }
 
-/** kube's answer to any failure while applying: NewGenericServerResponse(422), which drops the reason. */
+/** kube's answer to any failure while applying: NewGenericServerResponse(422) with no server message. */
 function applyFailed(cause: PatchFailure): StatusError {
-  const error = new StatusError(422, "Invalid", "the server rejected our request due to an error in our request");
+  const error = genericServerResponse(422, "Invalid", "the server rejected our request due to an error in our request");
   error.cause = cause;
   return error;
 }

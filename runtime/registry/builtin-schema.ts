@@ -5,7 +5,8 @@ import { conversionTable } from "../../generated/conversions.js";
 import { fieldTable } from "../../generated/fields.js";
 import { type KindValidation, validation, validationKey } from "../../generated/validation.js";
 import { schemaForKind } from "../apply/typed/managed-schema.js";
-import { convert } from "../conversion/convert.js";
+import { convertToGroup } from "../conversion/convert.js";
+import { crossGroupConversions } from "../conversion/cross-group-table.js";
 import type { JsonObject } from "../conversion/json-values.js";
 import type { KubeObject } from "../object/kube-object.js";
 import type { GroupVersionKind } from "./kind-record.js";
@@ -32,13 +33,23 @@ export function builtinSchema(kind: GroupVersionKind): KindSchema {
   return schema;
 }
 
-function convertBuiltin(obj: KubeObject, version: string): KubeObject {
-  return convert(conversionTable, obj as JsonObject, version) as KubeObject;
-}
+const versionsByGroup = new Map<string, KindVersions>();
 
-/** Every built-in kind converts at once, through the generated table. */
-export const builtinVersions: KindVersions = {
-  convertSync: convertBuiltin,
-  convert: async (objects, version) => objects.map((obj) => convertBuiltin(obj, version)),
-  viewKey: "",
-};
+/**
+ * How a built-in kind of `group` converts: at once, through the generated table, from any version of its
+ * group or of a group sharing its storage (events.k8s.io Events are stored as core Events).
+ */
+export function builtinVersionsOf(group: string): KindVersions {
+  let versions = versionsByGroup.get(group);
+  if (versions === undefined) {
+    const convertBuiltin = (obj: KubeObject, version: string): KubeObject =>
+      convertToGroup(conversionTable, crossGroupConversions, obj as JsonObject, group, version) as KubeObject;
+    versions = {
+      convertSync: convertBuiltin,
+      convert: async (objects, version) => objects.map((obj) => convertBuiltin(obj, version)),
+      viewKey: "",
+    };
+    versionsByGroup.set(group, versions);
+  }
+  return versions;
+}

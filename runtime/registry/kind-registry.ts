@@ -8,10 +8,10 @@ import { routes as builtinRoutes } from "../../generated/routes.js";
 import type { ServedGroupVersion, ServedResource } from "../discovery/served.js";
 import { createRouteMatcher, type RouteMatch } from "../routing/match-route.js";
 import { resourceRoutes } from "../routing/resource-routes.js";
-import { builtinSchema, builtinVersions } from "./builtin-schema.js";
+import { builtinSchema, builtinVersionsOf } from "./builtin-schema.js";
 import { builtinStorageRecords, storageRecordOf } from "./kinds.js";
 import { byGroupVersionKind, byGroupVersionResource } from "./lookup.js";
-import { isEnabled, type RuntimeConfig } from "./runtime-config.js";
+import { isEnabled, isResourceEnabled, type RuntimeConfig, resourcesTurnedOn } from "./runtime-config.js";
 import type { ResourceKindRecord, ServedKind } from "./served-kind.js";
 import type { Strategy } from "./strategy.js";
 
@@ -46,11 +46,15 @@ function gvrKey(group: string, version: string, resource: string): string {
  */
 const builtinMatchers = new Map<string, Matcher>();
 
-function builtinMatcher(served: ReadonlySet<string>): Matcher {
-  const key = [...served].sort().join(" ");
+function builtinMatcher(served: ReadonlySet<string>, resourcesOff: ReadonlySet<string>): Matcher {
+  const key = `${[...served].sort().join(" ")} - ${[...resourcesOff].sort().join(" ")}`;
   let matcher = builtinMatchers.get(key);
   if (matcher === undefined) {
-    matcher = createRouteMatcher(builtinRoutes.filter((r) => served.has(`${r.group}/${r.version}`)));
+    matcher = createRouteMatcher(
+      builtinRoutes.filter(
+        (r) => served.has(`${r.group}/${r.version}`) && !resourcesOff.has(gvrKey(r.group, r.version, r.resource)),
+      ),
+    );
     builtinMatchers.set(key, matcher);
   }
   return matcher;
@@ -62,6 +66,10 @@ export class KindRegistry {
   readonly #resolved = new Map<ResourceKindRecord, ServedKind>();
   readonly #builtin: ServedGroupVersion[];
   readonly #builtinKeys: Set<string>;
+  /** Resources of served built-in group/versions the runtime config turns off (`group/version/resource`). */
+  readonly #resourcesOff: Set<string>;
+  /** Served built-in group/versions some of whose resources are off: discovery and OpenAPI list fewer. */
+  readonly #narrowed: ServedGroupVersion[] = [];
   readonly #builtinMatcher: Matcher;
   readonly #builtinKinds = new Map<string, ServedKind | undefined>();
   /** Versions of each custom resource, keyed by the definition's name. */
@@ -74,9 +82,26 @@ export class KindRegistry {
   constructor(options: KindRegistryOptions = {}) {
     const config = options.runtimeConfig ?? {};
     this.#strategies = options.strategies ?? {};
-    this.#builtin = servedGroupVersions.filter((gv) => isEnabled(config, gv, gv.enabledByDefault));
+    // As kube's resource config: a resource's own key wins over its version's; a version turned off but with
+    // resources turned on is served with just those.
+    this.#builtin = [];
+    this.#resourcesOff = new Set();
+    for (const gv of servedGroupVersions) {
+      const versionOn = isEnabled(config, gv, gv.enabledByDefault);
+      if (!versionOn && resourcesTurnedOn(config, gv).length === 0) continue;
+      const on = (plural: string) => isResourceEnabled(config, { ...gv, resource: plural }, versionOn);
+      const resources = gv.resources.filter((r) => on(r.plural));
+      for (const r of gv.resources) if (!on(r.plural)) this.#resourcesOff.add(gvrKey(gv.group, gv.version, r.plural));
+      if (resources.length === 0) continue;
+      if (resources.length === gv.resources.length) this.#builtin.push(gv);
+      else {
+        const narrowed = { ...gv, resources };
+        this.#builtin.push(narrowed);
+        this.#narrowed.push(narrowed);
+      }
+    }
     this.#builtinKeys = new Set(this.#builtin.map((gv) => `${gv.group}/${gv.version}`));
-    this.#builtinMatcher = builtinMatcher(this.#builtinKeys);
+    this.#builtinMatcher = builtinMatcher(this.#builtinKeys, this.#resourcesOff);
   }
 
   /** Counts changes: documents built from the registry are current while it stays the same. */
@@ -87,6 +112,14 @@ export class KindRegistry {
   /** Built-in group/versions on by default that this server's runtime config turns off. */
   builtinTurnedOff(): ServedGroupVersion[] {
     return servedGroupVersions.filter((gv) => gv.enabledByDefault && !this.servesBuiltin(gv.group, gv.version));
+  }
+
+  /**
+   * Served built-in group/versions with some resources off (--runtime-config `<group>/<version>/<resource>`):
+   * their documents are built from what is served rather than taken from the generated ones.
+   */
+  builtinNarrowed(): ServedGroupVersion[] {
+    return [...this.#narrowed];
   }
 
   /** Whether a built-in group/version is served by this server. */
@@ -102,7 +135,7 @@ export class KindRegistry {
   /** The served kind at a group/version/resource. */
   servedKind(group: string, version: string, resource: string): ServedKind | undefined {
     const key = gvrKey(group, version, resource);
-    if (this.#builtinKeys.has(`${group}/${version}`)) {
+    if (this.#builtinKeys.has(`${group}/${version}`) && !this.#resourcesOff.has(key)) {
       if (!this.#builtinKinds.has(key)) {
         const record = byGroupVersionResource(kinds, group, version, resource);
         this.#builtinKinds.set(key, record === undefined ? undefined : this.#served(record));
@@ -116,7 +149,11 @@ export class KindRegistry {
   /** The served kind of a group/version/kind (owner references, admission policies' match resources). */
   kindOf(group: string, version: string, kind: string): ServedKind | undefined {
     const builtin = byGroupVersionKind(kinds, group, version, kind);
-    if (builtin?.resource !== undefined && this.servesBuiltin(group, version)) {
+    if (
+      builtin?.resource !== undefined &&
+      this.servesBuiltin(group, version) &&
+      !this.#resourcesOff.has(gvrKey(group, version, builtin.resource.plural))
+    ) {
       return this.#served(builtin as ResourceKindRecord);
     }
     for (const k of this.#customByResource.values()) {
@@ -213,7 +250,7 @@ export class KindRegistry {
       const { strategy: name, ...rest } = record;
       const strategy = name === undefined ? undefined : this.#strategies[name];
       const schema = builtinSchema(record);
-      const versions = builtinVersions;
+      const versions = builtinVersionsOf(record.group);
       served = strategy === undefined ? { ...rest, schema, versions } : { ...rest, strategy, schema, versions };
       this.#resolved.set(record, served);
     }

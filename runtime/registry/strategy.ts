@@ -5,6 +5,20 @@
 // that answer requests (review kinds, subresource creates) are the strategies layer's RequestHooks.
 import type { FieldError } from "../errors/field-error.js";
 import type { KubeObject } from "../object/kube-object.js";
+import type { ServerLocalKey } from "./server-locals.js";
+
+/** What a write's claim and release hooks see besides the object. */
+export interface WriteEnvironment {
+  readonly dryRun: boolean;
+  /** This server's instance of a facility the plugins layer defines; undefined when the server has none. */
+  local<T>(key: ServerLocalKey<T>): T | undefined;
+}
+
+/** What a write claimed outside its object: kept once the object is stored, undone when the write fails. */
+export interface WriteClaims {
+  commit(): Promise<void>;
+  revert(): Promise<void>;
+}
 
 export interface Strategy {
   /** Defaults that depend on other values (a container's pull policy from its image tag). */
@@ -19,8 +33,19 @@ export interface Strategy {
    * kept from `old`) or of a subresource (`status`: everything but status kept from `old`).
    */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, subresource?: string): void;
+  /**
+   * Claims what the object needs beyond itself (a Service's cluster IPs and node ports), after the kind's
+   * preparation and before validation, writing what it claimed into the object; throws a StatusError to
+   * refuse the write. `old` is the stored object on an update of the main resource. The write commits the
+   * claims once stored and reverts them when anything after the claim fails (dry runs included).
+   */
+  claim?(obj: KubeObject, old: KubeObject | undefined, env: WriteEnvironment): Promise<WriteClaims | undefined>;
+  /** Frees what a deleted object held, once it is gone from the store. */
+  release?(obj: KubeObject, env: WriteEnvironment): Promise<void>;
   /** Checks beyond the schema's structural rules; returns field errors, never throws them. */
   validate?(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[];
+  /** The kind's ValidateNameFunc when no schema name format says it (IPAddress names are IP addresses). */
+  validateName?(name: string, prefix: boolean): string[];
   /** Non-fatal remarks sent back as `Warning` headers (deprecated fields, odd values). */
   warnings?(obj: KubeObject, old?: KubeObject): string[];
   /**
@@ -37,6 +62,8 @@ export interface Strategy {
    * `requested` is DeleteOptions.gracePeriodSeconds.
    */
   gracePeriodSeconds?(obj: KubeObject, requested: number | undefined): number | undefined;
+  /** Why a delete of this name is refused (403) before anything is read (kube's system priority classes). */
+  deleteForbidden?(name: string): string | undefined;
   /** What the first delete changes besides deletionTimestamp (a namespace's Terminating phase). */
   prepareForDelete?(obj: KubeObject): void;
   /** A deleting object stays while this holds, even without metadata.finalizers (a namespace's spec.finalizers). */

@@ -1,9 +1,11 @@
 // What the write and read paths share within one server: storage per resource, admission, the clock.
 import type { AdmissionPlugin } from "../admission/admission.js";
 import type { ServedKind } from "../registry/served-kind.js";
+import { ServerLocals } from "../registry/server-locals.js";
+import type { WriteEnvironment } from "../registry/strategy.js";
 import type { Store } from "../storage/store.js";
 import { ResourceStorage } from "./resource-storage.js";
-import { objectKey, storagePrefix } from "./storage-key.js";
+import { objectKey, storagePrefix, storageResourceOf } from "./storage-key.js";
 
 export interface Target {
   /** The kind served at the request's group, version and resource. */
@@ -16,6 +18,8 @@ export interface Target {
 
 export class ApiContext {
   private readonly storages = new Map<string, ResourceStorage>();
+  /** The facilities strategies' claim and release hooks use (runtime/registry/server-locals.ts). */
+  readonly locals = new ServerLocals();
 
   constructor(
     readonly store: Store,
@@ -25,8 +29,9 @@ export class ApiContext {
   ) {}
 
   storageOf(kind: ServedKind): ResourceStorage {
-    // Every version of a resource shares its storage version's group and resource, so its storage too.
-    const prefix = storagePrefix({ group: kind.group, resource: kind.resource.plural });
+    // Every version of a resource shares its storage version's group and resource, so its storage too; a
+    // resource stored as another (`storedAs`) shares that one's storage and watch cache.
+    const prefix = storagePrefix(storageResourceOf(kind));
     let storage = this.storages.get(prefix);
     if (storage === undefined) {
       storage = new ResourceStorage({
@@ -37,6 +42,11 @@ export class ApiContext {
       this.storages.set(prefix, storage);
     }
     return storage;
+  }
+
+  /** What a write's claim and release hooks see. */
+  writeEnvironment(dryRun: boolean): WriteEnvironment {
+    return { dryRun, local: (key) => this.locals.get(key) };
   }
 
   keyOf(target: Target, name: string): string {

@@ -45,6 +45,8 @@ async function applyOnce(
     throw badRequest(`the name of the object (${String(named)}) does not match the name on the URL (${target.name})`);
   }
   if (live === undefined) {
+    // kube creates through its update path, which ignores the configuration's resourceVersion.
+    delete (intent.metadata as Record<string, unknown>).resourceVersion;
     try {
       return { object: await createObject(api, target, intent, options), created: true };
     } catch (error) {
@@ -72,6 +74,7 @@ export async function applyObject(
   const writeOptions: WriteOptions = {
     ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
     ...(options.request === undefined ? {} : { request: options.request }),
+    ...(options.authorizeCreate === undefined ? {} : { authorizeCreate: options.authorizeCreate }),
   };
   if (target.subresource === "scale") {
     const record = scaleRecord(target);

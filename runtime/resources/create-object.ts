@@ -8,9 +8,9 @@ import {
   admitMutating,
   admitValidating,
 } from "../admission/admission.js";
-import { alreadyExists } from "../errors/status-error.js";
+import { alreadyExists, badRequest } from "../errors/status-error.js";
 import type { KubeObject } from "../object/kube-object.js";
-import { groupResource, hasStatus, storageVersionOf, tracksGeneration } from "../registry/kinds.js";
+import { groupResource, hasStatus, storedAsServed, tracksGeneration } from "../registry/kinds.js";
 import { KeyExistsError } from "../storage/storage-errors.js";
 import type { ApiContext, Target } from "./api-context.js";
 import { type FieldOwner, trackUpdate } from "./field-ownership.js";
@@ -20,7 +20,8 @@ import { decodeStored, encodeStored } from "./resource-storage.js";
 import { formatTime } from "./timestamps.js";
 import { checkNamespace, checkTypeMeta } from "./type-meta.js";
 import { defaultObject, validateObject } from "./validate-object.js";
-import { convertTo } from "./versioned.js";
+import { convertTo, toStorage } from "./versioned.js";
+import { settleClaims } from "./write-claims.js";
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -30,6 +31,8 @@ export interface WriteOptions {
   applied?: boolean;
   /** The API request the write serves, for admission. */
   request?: AdmissionRequestInfo;
+  /** For a write that creates through another verb (apply, create on update): whether the user may create. */
+  authorizeCreate?: () => Promise<void>;
 }
 
 /** The manager kube-controller-manager's controllers write as, which kapi's in-server controllers are. */
@@ -54,10 +57,26 @@ const generateNameAttempts = 8;
 function resetSystemMeta(meta: Record<string, unknown>, now: Date): void {
   meta.uid = randomUUID();
   meta.creationTimestamp = formatTime(now);
-  delete meta.resourceVersion;
   delete meta.selfLink;
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
+}
+
+/**
+ * A create naming a resourceVersion that reads as a nonzero number is refused with kube's text (any other value
+ * is overwritten). kube's storage answers it with a 500 without a reason; it is the client's mistake, so kapi
+ * answers 400. A dry run never reaches the storage and answers with the object as given, as kube's does.
+ */
+function refuseResourceVersion(meta: Record<string, unknown>): void {
+  const version = meta.resourceVersion;
+  if (
+    typeof version === "string" &&
+    /^[0-9]+$/.test(version) &&
+    BigInt(version) !== 0n &&
+    BigInt(version) < 2n ** 64n
+  ) {
+    throw badRequest("resourceVersion should not be set on objects to be created");
+  }
 }
 
 export async function createObject(
@@ -95,26 +114,30 @@ export async function createObject(
   if (tracksGeneration(kind)) meta.generation = 1;
   else delete meta.generation;
   kind.strategy?.prepareForCreate?.(obj);
+  const claims = await kind.strategy?.claim?.(obj, undefined, api.writeEnvironment(dryRun));
+  return settleClaims(claims, async () => {
+    validateObject(kind, obj);
+    await options.authorizeCreate?.();
+    attributes.name = meta.name as string;
+    await admitValidating(api.admission, attributes);
 
-  validateObject(kind, obj);
-  attributes.name = meta.name as string;
-  await admitValidating(api.admission, attributes);
-
-  const storageVersion = storageVersionOf(kind);
-  const atStorage = storageVersion === kind.version ? obj : await convertTo(kind, obj, storageVersion);
-  if (dryRun) return obj;
-  for (let attempt = 1; ; attempt++) {
-    const name = objectMeta(atStorage).name as string;
-    try {
-      const kv = await api.store.create(api.keyOf(target, name), encodeStored(atStorage));
-      const created = decodeStored(kv);
-      return storageVersion === kind.version ? created : await convertTo(kind, created, kind.version);
-    } catch (error) {
-      if (!(error instanceof KeyExistsError)) throw error;
-      if (named || prefix === undefined || attempt === generateNameAttempts) {
-        throw alreadyExists(groupResource(kind), name);
+    const asServed = storedAsServed(kind);
+    const atStorage = asServed ? obj : await toStorage(kind, obj);
+    if (dryRun) return obj;
+    refuseResourceVersion(meta);
+    for (let attempt = 1; ; attempt++) {
+      const name = objectMeta(atStorage).name as string;
+      try {
+        const kv = await api.store.create(api.keyOf(target, name), encodeStored(atStorage));
+        const created = decodeStored(kv);
+        return asServed ? created : await convertTo(kind, created, kind.version);
+      } catch (error) {
+        if (!(error instanceof KeyExistsError)) throw error;
+        if (named || prefix === undefined || attempt === generateNameAttempts) {
+          throw alreadyExists(groupResource(kind), name);
+        }
+        objectMeta(atStorage).name = generateName(prefix);
       }
-      objectMeta(atStorage).name = generateName(prefix);
     }
-  }
+  });
 }

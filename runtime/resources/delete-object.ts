@@ -3,9 +3,9 @@
 // owners of other finalizers finish it later through updates.
 import { type AdmissionRequestInfo, admitMutating, admitValidating } from "../admission/admission.js";
 import * as fe from "../errors/field-error.js";
-import { conflict, invalid, notFound } from "../errors/status-error.js";
+import { conflict, forbidden, invalid, notFound } from "../errors/status-error.js";
 import type { KubeObject } from "../object/kube-object.js";
-import { groupResource, storageVersionOf } from "../registry/kinds.js";
+import { groupResource, storedAsServed } from "../registry/kinds.js";
 import { ConflictError, NotFoundError } from "../storage/storage-errors.js";
 import type { KeyValue } from "../storage/store.js";
 import type { ApiContext, Target } from "./api-context.js";
@@ -96,12 +96,13 @@ export async function deleteObject(
 ): Promise<DeleteResult> {
   const { kind } = target;
   const name = target.name as string;
+  const refused = kind.strategy?.deleteForbidden?.(name);
+  if (refused !== undefined) throw forbidden(groupResource(kind), name, refused);
   const key = api.keyOf(target, name);
-  const storageVersion = storageVersionOf(kind);
+  const asServed = storedAsServed(kind);
   const explicit = deletionPolicy(options);
   const dryRun = options.dryRun === true;
-  const shown = async (obj: KubeObject) =>
-    storageVersion === kind.version ? obj : await convertTo(kind, obj, kind.version);
+  const shown = async (obj: KubeObject) => (asServed ? obj : await convertTo(kind, obj, kind.version));
   const request = options.request === undefined ? {} : { request: options.request };
   const base = { operation: "DELETE" as const, kind, namespace: target.namespace, name, subresource: undefined };
   for (;;) {
@@ -125,7 +126,10 @@ export async function deleteObject(
     const held = deletionHeld !== undefined && (meta.deletionTimestamp === undefined || deletionHeld(view));
     try {
       if (finalizers.length === 0 && grace === 0 && !held) {
-        if (!dryRun) await api.store.delete(key, { expectedModRevision: kv.modRevision });
+        if (!dryRun) {
+          await api.store.delete(key, { expectedModRevision: kv.modRevision });
+          await kind.strategy?.release?.(view, api.writeEnvironment(false));
+        }
         return { object: view, deleted: true };
       }
       const unchanged = meta.deletionTimestamp !== undefined && finalizers.join("\n") === before.join("\n");
@@ -148,13 +152,15 @@ export async function deleteObject(
   }
 }
 
-/** After an update left a deleting object without finalizers (and no grace period), it goes. */
-export async function deleteIfFinalized(api: ApiContext, key: string, kv: KeyValue): Promise<void> {
+/** After an update left a deleting object without finalizers (and no grace period), it goes; true when it went. */
+export async function deleteIfFinalized(api: ApiContext, key: string, kv: KeyValue): Promise<boolean> {
   const meta = objectMeta(decodeStored(kv));
-  if (Number(meta.deletionGracePeriodSeconds ?? 0) !== 0) return;
+  if (Number(meta.deletionGracePeriodSeconds ?? 0) !== 0) return false;
   try {
     await api.store.delete(key, { expectedModRevision: kv.modRevision });
+    return true;
   } catch (error) {
     if (!(error instanceof NotFoundError) && !(error instanceof ConflictError)) throw error;
+    return false;
   }
 }

@@ -4,7 +4,7 @@ import * as fe from "../errors/field-error.js";
 import { goQuote } from "../errors/go-format.js";
 import { badRequest, invalid } from "../errors/status-error.js";
 import type { KubeObject } from "../object/kube-object.js";
-import { storageVersionOf } from "../registry/kinds.js";
+import { storedAsServed } from "../registry/kinds.js";
 import type { ServedKind } from "../registry/served-kind.js";
 import { queryBool } from "../routing/request-info.js";
 import { parseFieldSelector } from "../selection/field-selector.js";
@@ -172,7 +172,7 @@ export function selectionFilter(
   // schema's paths point (name and namespace read the same in every version).
   const named = new Set(fieldSelector.requirements.map((r) => r.field));
   const read = kind.resource.selectableFields.filter((f) => named.has(labelOf(f)));
-  const converted = read.length > 0 && storageVersionOf(kind) !== kind.version;
+  const converted = read.length > 0 && !storedAsServed(kind);
   return (obj) =>
     labelSelector.matches(labelsOf(obj)) &&
     (fieldSelector.isEmpty() ||

@@ -18,6 +18,8 @@ export interface PatchOptions {
   fieldValidation?: FieldValidation;
   /** The API request the write serves, for admission. */
   request?: AdmissionRequestInfo;
+  /** For an apply that creates the object: whether the user may create. */
+  authorizeCreate?: () => Promise<void>;
 }
 
 export interface ApplyOptions extends PatchOptions {

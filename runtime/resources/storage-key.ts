@@ -8,6 +8,14 @@ export interface StorageResource {
   resource: string;
 }
 
+/** The resource whose storage holds `kind`'s objects: its own, or the one its record names (`storedAs`). */
+export function storageResourceOf(kind: {
+  group: string;
+  resource: { plural: string; storedAs?: StorageResource | undefined };
+}): StorageResource {
+  return kind.resource.storedAs ?? { group: kind.group, resource: kind.resource.plural };
+}
+
 export function storagePrefix(r: StorageResource): string {
   return `/registry/${r.group === "" ? "core" : r.group}/${r.resource}/`;
 }

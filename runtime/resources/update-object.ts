@@ -7,7 +7,7 @@ import { type AdmissionAttributes, admitMutating, admitValidating } from "../adm
 import * as fe from "../errors/field-error.js";
 import { badRequest, conflict, invalid, notFound } from "../errors/status-error.js";
 import type { KubeObject } from "../object/kube-object.js";
-import { groupResource, hasStatus, storageVersionOf, tracksGeneration } from "../registry/kinds.js";
+import { groupResource, hasStatus, storedAsServed, tracksGeneration } from "../registry/kinds.js";
 import { ConflictError, NotFoundError } from "../storage/storage-errors.js";
 import type { ApiContext, Target } from "./api-context.js";
 import { createObject, type WriteOptions, withOwnership } from "./create-object.js";
@@ -16,7 +16,8 @@ import { finalizersOf, objectMeta } from "./object-access.js";
 import { decodeStored, encodeStored } from "./resource-storage.js";
 import { checkNamespace, checkTypeMeta } from "./type-meta.js";
 import { defaultObject, validateObject } from "./validate-object.js";
-import { convertTo } from "./versioned.js";
+import { convertTo, toStorage } from "./versioned.js";
+import { settleClaims } from "./write-claims.js";
 
 export const modifiedCause =
   "the object has been modified; please apply your changes to the latest version and try again";
@@ -92,32 +93,32 @@ export async function updateObject(
   checkNamespace(body, kind, target.namespace);
   const requested = objectMeta(body).resourceVersion;
   const precondition = typeof requested === "string" && requested !== "" ? requested : undefined;
-  if (precondition === undefined && kind.strategy?.allowUnconditionalUpdate === false) {
-    // kube names the resource here, not the kind as its validation errors do.
-    throw invalid(groupResource(kind), name, [
-      fe.invalid("metadata.resourceVersion", 0, "must be specified for an update"),
-    ]);
-  }
   const key = api.keyOf(target, name);
-  const storageVersion = storageVersionOf(kind);
+  const asServed = storedAsServed(kind);
   const dryRun = options.dryRun === true;
   for (;;) {
     const kv = await api.store.get(key);
     if (kv === undefined) {
-      if (
-        target.subresource !== undefined ||
-        kind.strategy?.allowCreateOnUpdate !== true ||
-        precondition !== undefined
-      ) {
+      if (target.subresource !== undefined || kind.strategy?.allowCreateOnUpdate !== true) {
         throw notFound(groupResource(kind), name);
       }
-      return { object: await createObject(api, target, structuredClone(body), options), created: true };
+      // kube's create-on-update ignores the body's resourceVersion: the object is created as it is.
+      const created = structuredClone(body);
+      delete objectMeta(created).resourceVersion;
+      return { object: await createObject(api, target, created, options), created: true };
+    }
+    // Only an update of an existing object needs a resourceVersion where the kind asks for one.
+    if (precondition === undefined && kind.strategy?.allowUnconditionalUpdate === false) {
+      // kube names the resource here, not the kind as its validation errors do.
+      throw invalid(groupResource(kind), name, [
+        fe.invalid("metadata.resourceVersion", 0, "must be specified for an update"),
+      ]);
     }
     if (precondition !== undefined && precondition !== String(kv.modRevision)) {
       throw conflict(groupResource(kind), name, modifiedCause);
     }
     const current = decodeStored(kv);
-    const old = storageVersion === kind.version ? current : await convertTo(kind, current, kind.version);
+    const old = asServed ? current : await convertTo(kind, current, kind.version);
     const defaulted = structuredClone(body);
     defaultObject(kind, defaulted);
     const attributes: AdmissionAttributes = {
@@ -136,25 +137,38 @@ export async function updateObject(
     const obj = attributes.object as KubeObject;
     prepareUpdate(target, obj, old);
     kind.strategy?.prepareForUpdate?.(obj, old, target.subresource);
-    validateObject(kind, obj, old, target.subresource);
-    await admitValidating(api.admission, attributes);
+    const claim = target.subresource === undefined ? kind.strategy?.claim : undefined;
+    const claims = await claim?.(obj, old, api.writeEnvironment(dryRun));
+    const result = await settleClaims(claims, async (): Promise<UpdateResult | undefined> => {
+      validateObject(kind, obj, old, target.subresource);
+      await admitValidating(api.admission, attributes);
 
-    const atStorage = storageVersion === kind.version ? obj : await convertTo(kind, obj, storageVersion);
-    if (sameStoredState(atStorage, current)) return { object: old, created: false };
-    if (dryRun) return { object: obj, created: false };
-    try {
-      const written = await api.store.update(key, encodeStored(atStorage), kv.modRevision);
-      const updated = decodeStored(written);
-      const deleting = objectMeta(updated).deletionTimestamp !== undefined && finalizersOf(updated).length === 0;
-      if (deleting && kind.strategy?.deletionHeld?.(updated) !== true) {
-        await deleteIfFinalized(api, key, written);
+      const atStorage = asServed ? obj : await toStorage(kind, obj);
+      if (sameStoredState(atStorage, current)) return { object: old, created: false };
+      if (dryRun) return { object: obj, created: false };
+      try {
+        const written = await api.store.update(key, encodeStored(atStorage), kv.modRevision);
+        const updated = decodeStored(written);
+        const deleting = objectMeta(updated).deletionTimestamp !== undefined && finalizersOf(updated).length === 0;
+        const shown = asServed ? updated : await convertTo(kind, updated, kind.version);
+        if (deleting && kind.strategy?.deletionHeld?.(updated) !== true) {
+          if (await deleteIfFinalized(api, key, written))
+            await kind.strategy?.release?.(shown, api.writeEnvironment(false));
+        }
+        return { object: shown, created: false };
+      } catch (error) {
+        if (error instanceof NotFoundError) throw retryWrite;
+        if (!(error instanceof ConflictError)) throw error;
+        if (precondition !== undefined) throw conflict(groupResource(kind), name, modifiedCause);
+        throw retryWrite;
       }
-      const shown = storageVersion === kind.version ? updated : await convertTo(kind, updated, kind.version);
-      return { object: shown, created: false };
-    } catch (error) {
-      if (error instanceof NotFoundError) continue;
-      if (!(error instanceof ConflictError)) throw error;
-      if (precondition !== undefined) throw conflict(groupResource(kind), name, modifiedCause);
-    }
+    }).catch((error: unknown) => {
+      if (error === retryWrite) return undefined;
+      throw error;
+    });
+    if (result !== undefined) return result;
   }
 }
+
+/** Thrown inside a claimed update when another write landed first: the claims are reverted and it starts over. */
+const retryWrite = new Error("retry the update");

@@ -5,7 +5,7 @@
 import { escapeGoJson } from "../codecs/encode-response.js";
 import { internal } from "../errors/status-error.js";
 import type { KubeObject } from "../object/kube-object.js";
-import { apiVersionOf, storageVersionOf } from "../registry/kinds.js";
+import { apiVersionOf, storageKindOf, storedAsServed } from "../registry/kinds.js";
 import type { ServedKind } from "../registry/served-kind.js";
 import { type CachedObject, deepFreeze } from "../watch-cache/cached-object.js";
 
@@ -31,6 +31,12 @@ export async function convertTo(kind: ServedKind, obj: KubeObject, version: stri
   return converted;
 }
 
+/** `obj` (as served by `kind`) as it is stored: in its storage version, in another group's kind for a `storedAs` resource. */
+export function toStorage(kind: ServedKind, obj: KubeObject): Promise<KubeObject> {
+  const storage = storageKindOf(kind);
+  return convertTo(storage, obj, storage.version);
+}
+
 /** As convertTo, for callers that cannot wait (field selectors); a webhook conversion is an error there. */
 export function convertToSync(kind: ServedKind, obj: KubeObject, version: string): KubeObject {
   const now = convertNow(kind, obj, version);
@@ -40,7 +46,10 @@ export function convertToSync(kind: ServedKind, obj: KubeObject, version: string
 
 /** The key a view of `kind` is kept under: a custom kind's views go when its definition changes. */
 function viewKey(kind: ServedKind): string {
-  return kind.versions.viewKey === "" ? kind.version : `${kind.version}:${kind.versions.viewKey}`;
+  // The apiVersion, not the version alone: one stored object is viewed by two groups when a resource is
+  // stored as another's (core/v1 and events.k8s.io/v1 Events).
+  const apiVersion = apiVersionOf(kind);
+  return kind.versions.viewKey === "" ? apiVersion : `${apiVersion}:${kind.versions.viewKey}`;
 }
 
 function views(cached: CachedObject<KubeObject>): Map<string, KubeObject> {
@@ -92,7 +101,7 @@ export async function readViews(
 
 /** The cached object in `kind`'s version: deep-frozen and shared, copy before changing. */
 export function viewAt(cached: CachedObject<KubeObject>, kind: ServedKind): KubeObject {
-  if (kind.versions.finishRead === undefined && storageVersionOf(kind) === kind.version) return cached.object;
+  if (kind.versions.finishRead === undefined && storedAsServed(kind)) return cached.object;
   const byVersion = views(cached);
   const key = viewKey(kind);
   let view = byVersion.get(key);

@@ -44,6 +44,8 @@ export interface ServeOptions {
     | "minRequestTimeoutSeconds"
     | "shutdownDelayMs"
   >;
+  /** `--service-cluster-ip-range`, `--service-node-port-range`, `--advertise-address` (docs/services.md). */
+  serviceNetwork?: Pick<StartServerOptions, "serviceClusterIPRange" | "serviceNodePortRange" | "advertiseAddress">;
   /** klog's `--v`: 4 and above print debug lines (a client gone mid-request, …) to stderr. */
   verbosity?: number;
 }
@@ -108,6 +110,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     serviceAccountSigningKey: loadOrCreateSigningKey(certDir),
     ...(options.auditLogPath === undefined ? {} : { audit: auditLog(resolve(options.auditLogPath)) }),
     ...options.limits,
+    ...options.serviceNetwork,
     ...((options.verbosity ?? 0) >= 4 ? { debug: (line: string) => console.error(`kapi: ${line}`) } : {}),
     host: options.bindAddress,
     port: options.securePort,

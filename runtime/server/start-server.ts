@@ -25,26 +25,37 @@ import { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import { KindRegistry } from "../registry/kind-registry.js";
 import type { RuntimeConfig } from "../registry/runtime-config.js";
 import { ResourceApi } from "../resources/resource-api.js";
+import { defaultAdvertiseAddress, parseAdvertiseAddress } from "../service-network/advertise-address.js";
+import { ServiceNetwork, serviceNetworkKey } from "../service-network/service-network.js";
+import { serviceNetworkConfig } from "../service-network/service-network-config.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import type { Store } from "../storage/store.js";
 import type { AuditSink } from "./audit-sink.js";
 import type { ServerState } from "./context.js";
-import { type HealthCheck, ping, shutdownCheck } from "./endpoints/health.js";
+import { type HealthCheck, LogCheck, ping, shutdownCheck, storeCheck } from "./endpoints/health.js";
 
 import { type HttpListener, listenForClients } from "./http-listener.js";
 import { defaultInFlightLimits, InFlightLimit } from "./in-flight-limit.js";
 import type { InProcessRequest } from "./in-process-request.js";
+import { PostStartHooks } from "./post-start-hooks.js";
 import { RequestWaitGroup } from "./request-wait-group.js";
 import { serveInProcess } from "./serve-in-process.js";
 import { type AuthenticationFlags, startAccessControl } from "./start-access-control.js";
 
-/** kube-apiserver's readiness check of its informers, for a server whose RBAC informers can never list. */
-const neverSynced: HealthCheck = {
-  name: "informer-sync",
-  check() {
-    throw new Error("the RBAC informers cannot list: rbac.authorization.k8s.io/v1 is not served");
-  },
-};
+/**
+ * kube-apiserver's readiness check of its informers: the RBAC index and the node authorizer's graph have
+ * their first lists (the watch caches serve once they open); never, when RBAC's API is off and the RBAC
+ * informers cannot list.
+ */
+function informerSync(synced: () => boolean, rbacUnserved: boolean): HealthCheck {
+  return {
+    name: "informer-sync",
+    check() {
+      if (rbacUnserved) throw new Error("the RBAC informers cannot list: rbac.authorization.k8s.io/v1 is not served");
+      if (!synced()) throw new Error("informers not synced yet");
+    },
+  };
+}
 
 export interface StartServerOptions {
   /** Address to listen on; default 127.0.0.1. */
@@ -94,6 +105,15 @@ export interface StartServerOptions {
   authorization?: AuthorizationOptions;
   /** Signs service account tokens unless `--service-account-signing-key-file` is given; default a new key. */
   serviceAccountSigningKey?: KeyObject;
+  /** `--service-cluster-ip-range`: one CIDR, or two of different families; default 10.0.0.0/24 (docs/services.md). */
+  serviceClusterIPRange?: string;
+  /** `--service-node-port-range`: `low-high`, `low+offset` or one port; default 30000-32767. */
+  serviceNodePortRange?: string;
+  /**
+   * `--advertise-address`, published in the `default/kubernetes` Endpoints; default the host's address
+   * (the bind address when it is a concrete, non-loopback one; docs/services.md).
+   */
+  advertiseAddress?: string;
   /** kube-apiserver's `--runtime-config`: group/versions served beyond or instead of the default ones. */
   runtimeConfig?: RuntimeConfig;
   /**
@@ -145,6 +165,13 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
+/** The port of the server's URL, its scheme's default when the URL names none. */
+function urlPort(url: string): number {
+  const parsed = new URL(url);
+  if (parsed.port !== "") return Number(parsed.port);
+  return parsed.protocol === "https:" ? 443 : 80;
+}
+
 function servingNames(host: string): { dns: string[]; ips: string[] } {
   const ips = ["127.0.0.1", "::1"];
   if (host !== "0.0.0.0" && host !== "::" && !ips.includes(host)) ips.push(host);
@@ -193,6 +220,14 @@ export async function startServer(
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? defaultLog;
   // Bad admission flags or configuration stop the start before anything is built, as kube-apiserver's do.
+  const serviceNetworkFlags = serviceNetworkConfig({
+    ...(options.serviceClusterIPRange === undefined ? {} : { clusterIPRange: options.serviceClusterIPRange }),
+    ...(options.serviceNodePortRange === undefined ? {} : { nodePortRange: options.serviceNodePortRange }),
+  });
+  const advertiseAddress =
+    options.advertiseAddress === undefined
+      ? defaultAdvertiseAddress(host)
+      : parseAdvertiseAddress(options.advertiseAddress);
   const admissionPlugins = enabledAdmissionPlugins(options.admission);
   const configFile = options.admission?.configFile;
   const admissionConfiguration =
@@ -206,8 +241,10 @@ export async function startServer(
   setMaxListeners(0, stopping.signal);
   const requests = new RequestWaitGroup();
   const requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
-  const livez: HealthCheck[] = [ping];
   const store = options.store ?? new MemoryStore();
+  const logCheck = new LogCheck(process.stderr);
+  const livez: HealthCheck[] = [ping, logCheck, storeCheck("etcd", store)];
+  const postStartHooks = new PostStartHooks(log);
   const resources = new ResourceApi({
     store,
     kinds: new KindRegistry({
@@ -230,6 +267,12 @@ export async function startServer(
   const access = accessControl.access;
   const authorizer = () => access.authorizer;
   const rbac = accessControl.rbac === undefined ? {} : { rbac: accessControl.rbac };
+  let informersSynced = false;
+  void accessControl.ready.then(() => {
+    informersSynced = true;
+  });
+  const rbacUnserved =
+    accessControl.rbac !== undefined && !resources.kinds.servesBuiltin("rbac.authorization.k8s.io", "v1");
   const admissionMetrics = new AdmissionMetrics();
   const chain = admissionChain(
     { resources, authorizer, ...rbac, metrics: admissionMetrics, log },
@@ -237,10 +280,17 @@ export async function startServer(
     admissionConfiguration,
   );
   for (const plugin of chain) resources.addAdmission(plugin);
+  const serviceNetwork = new ServiceNetwork(resources, serviceNetworkFlags, log);
+  resources.context.locals.set(serviceNetworkKey, serviceNetwork);
   const state: ServerState = {
     access,
     address: "",
-    health: { livez, readyz: [...livez, shutdownCheck(() => closing)] },
+    health: {
+      livez,
+      readyz: [...livez, storeCheck("etcd-readiness", store), informerSync(() => informersSynced, rbacUnserved)],
+      postStartHooks,
+      shutdown: shutdownCheck(() => closing),
+    },
     limits: {
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       requestTimeoutMs,
@@ -290,36 +340,51 @@ export async function startServer(
   }
 
   // CustomResourceDefinitions are served by the API server itself, not by the controller manager.
-  for (const gv of resources.kinds.groupVersions().filter((g) => !g.enabledByDefault)) {
+  // So are built-in group/versions served with some resources off: their documents are built from what is served.
+  const narrowed = resources.kinds.builtinNarrowed();
+  for (const gv of resources.kinds.groupVersions().filter((g) => !g.enabledByDefault || narrowed.includes(g))) {
     await state.openapi.enableBuiltin(gv);
   }
   const definitions = new AbortController();
   let definitionsStopped = Promise.resolve();
   if (resources.kinds.servesBuiltin("apiextensions.k8s.io", "v1")) {
     const crds = new CrdController(resources, { signal: definitions.signal, log, openapi: state.openapi });
-    await crds.restore();
+    const restored = crds.restore();
+    postStartHooks.register("crd-informer-synced", restored);
+    await restored;
     definitionsStopped = crds.run();
+    postStartHooks.register("start-apiextensions-controllers", Promise.resolve());
   }
   const controllers = startControllers(resources, {
     log,
+    postStartHook: (name, done) => postStartHooks.register(name, done),
     ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
     ...(url === undefined ? {} : { server: url }),
     ...controllerOptions(options.controllers),
+    serviceNetwork: {
+      network: serviceNetwork,
+      ...(url === undefined ? {} : { endpoint: { advertiseAddress, port: urlPort(url) } }),
+    },
   });
   // The system namespaces exist, and the default roles with them, before the server counts as started.
   await controllers.ready;
-  if (accessControl.rbac && resources.kinds.servesBuiltin("rbac.authorization.k8s.io", "v1")) {
-    // A store of the server's own is new: the default policy is written into it as its creation would write it.
-    const written = options.store === undefined ? await seedBootstrapPolicy(resources) : undefined;
-    if (options.store !== undefined) await reconcileBootstrapPolicy(resources);
-    // The authorizer reads the policy from its index, which follows the store's events a little behind.
-    await accessControl.rbac.synced(written);
-  } else if (accessControl.rbac) {
-    // RBAC authorizes but its API is switched off: as kube-apiserver, the server serves (system:masters only,
-    // since the authorizer has no policy) and is never ready, its RBAC informers failing to list.
-    state.health.readyz.push(neverSynced);
+  // RBAC authorizing with its API switched off: as kube-apiserver, the server serves (system:masters only,
+  // since the authorizer has no policy), writes no policy and is never ready (informer-sync).
+  const rbacIndex = rbacUnserved ? undefined : accessControl.rbac;
+  if (rbacIndex !== undefined) {
+    const bootstrapRoles = (async () => {
+      // A store of the server's own is new: the default policy is written into it as its creation would write it.
+      const written = options.store === undefined ? await seedBootstrapPolicy(resources) : undefined;
+      if (options.store !== undefined) await reconcileBootstrapPolicy(resources);
+      // The authorizer reads the policy from its index, which follows the store's events a little behind.
+      await rbacIndex.synced(written);
+    })();
+    postStartHooks.register("rbac/bootstrap-roles", bootstrapRoles);
+    await bootstrapRoles;
   }
   await accessControl.ready;
+  // The server counts as started once every start-up step is done (or failed, and was logged).
+  await postStartHooks.settled();
 
   /**
    * kube-apiserver's graceful shutdown: /readyz fails at once; after the shutdown delay the listener closes,
@@ -328,6 +393,7 @@ export async function startServer(
    */
   const shutDown = async () => {
     closing = true;
+    logCheck.stop();
     if (options.shutdownDelayMs !== undefined && options.shutdownDelayMs > 0) await delay(options.shutdownDelayMs);
     const listenerClosed = listener?.stopAccepting();
     stopping.abort();

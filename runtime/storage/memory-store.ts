@@ -147,6 +147,10 @@ export class MemoryStore implements Store {
     this.compacted = revision;
   }
 
+  async probe(): Promise<void> {
+    this.assertOpen();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.hub.closeAll();

@@ -123,6 +123,7 @@ export class SqliteStore implements Store {
          VALUES (@id, @name, @created, @deleted, @create_revision, @prev_revision, @version, @value, @old_value)`,
       ),
       maxId: db.prepare<[], { id: number | null }>("SELECT MAX(id) AS id FROM kv"),
+      probe: db.prepare<[], { value: number }>("SELECT value FROM meta LIMIT 1"),
       getMeta: db.prepare<[string], { value: number }>("SELECT value FROM meta WHERE name = ?"),
       setMeta: db.prepare(
         "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
@@ -256,6 +257,12 @@ export class SqliteStore implements Store {
       this.sql.setMeta.run("compact_revision", revision);
     })();
     this.compacted = revision;
+  }
+
+  async probe(): Promise<void> {
+    this.assertOpen();
+    // A read through the open database: fails when the file or connection is broken.
+    this.sql.probe.get();
   }
 
   async close(): Promise<void> {

@@ -80,6 +80,11 @@ export interface Store {
   watch(prefix: string, fromRevision: number, signal?: AbortSignal): Promise<AsyncIterableIterator<WatchEvent>>;
   /** Forget history before `revision`: reads and watches from older revisions fail with CompactedError. */
   compact(revision: number): Promise<void>;
+  /**
+   * A cheap round trip to the backend, as etcd's health check reads one key: resolves when it answers,
+   * rejects (StoreClosedError once closed) when it does not. The server's `etcd` health checks call it.
+   */
+  probe(): Promise<void>;
   /** Ends all watches and releases the backend; later calls fail with StoreClosedError. */
   close(): Promise<void>;
 }

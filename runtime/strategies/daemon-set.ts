@@ -2,8 +2,15 @@
 // (one unavailable pod, no surge), and a selector that may not change once set.
 import { type FieldError, invalid, notSupported, required } from "../errors/field-error.js";
 import { child } from "../errors/field-path.js";
+import type { KubeObject } from "../object/kube-object.js";
 import type { Strategy } from "../registry/strategy.js";
-import { intOrPercentErrors, intOrPercentValue, nonNegative, notOver100Percent } from "../validation/field-rules.js";
+import {
+  intOrPercentErrors,
+  intOrPercentValue,
+  nonNegative,
+  notOver100Percent,
+  semanticEqual,
+} from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
 import { validatePodTemplateSpec } from "./pod-spec-validation.js";
 import { selectorUnchanged, workloadStrategy } from "./workload-strategy.js";
@@ -65,8 +72,35 @@ function validateSpec(spec: JsonObject): FieldError[] {
   return errs;
 }
 
-export const strategy: Strategy = workloadStrategy({
-  defaults: (obj) => defaultUpdateStrategy(specOf(obj)),
-  validateSpec,
-  validateUpdate: selectorUnchanged,
-});
+/** Where apps/v1 keeps the internal spec.templateGeneration, which counts changes of the pod template. */
+const templateGenerationKey = "deprecated.daemonset.template.generation";
+
+function templateGeneration(obj: KubeObject): number {
+  const value = asObject(asObject(obj.metadata)?.annotations)?.[templateGenerationKey];
+  const parsed = typeof value === "string" && /^-?[0-9]+$/.test(value) ? Number(value) : 0;
+  return Number.isSafeInteger(parsed) ? parsed : 0;
+}
+
+function setTemplateGeneration(obj: KubeObject, generation: number): void {
+  const meta = asObject(obj.metadata) ?? {};
+  meta.annotations = { ...asObject(meta.annotations), [templateGenerationKey]: String(generation) };
+  obj.metadata = meta;
+}
+
+export const strategy: Strategy = {
+  ...workloadStrategy({
+    defaults: (obj) => defaultUpdateStrategy(specOf(obj)),
+    validateSpec,
+    validateUpdate: selectorUnchanged,
+  }),
+  // kube's PrepareForCreate starts the template generation at 1; an update keeps the stored one and moves it
+  // on when the pod template changes.
+  prepareForCreate(obj: KubeObject): void {
+    setTemplateGeneration(obj, Math.max(templateGeneration(obj), 1));
+  },
+  prepareForUpdate(obj: KubeObject, old: KubeObject, subresource?: string): void {
+    if (subresource !== undefined) return;
+    const changed = !semanticEqual(specOf(obj).template, specOf(old).template);
+    setTemplateGeneration(obj, templateGeneration(old) + (changed ? 1 : 0));
+  },
+};

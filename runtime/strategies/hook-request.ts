@@ -1,5 +1,6 @@
 // What a strategy's request hooks see: the caller, where the request points, and the server's access
-// control and resources. Review kinds answer creates with it; subresource hooks (serviceaccounts/token) too.
+// control and resources. Review kinds answer creates with it; subresource hooks (serviceaccounts/token,
+// pods/binding) too, and connect hooks (pods/log, pods/exec, nodes/proxy, …) see the HTTP request besides.
 import type { UserInfo } from "../access/user-info.js";
 import type { AccessControl } from "../authn/access-control.js";
 import type { KubeObject } from "../object/kube-object.js";
@@ -21,6 +22,26 @@ export interface HookRequest {
 /** A subresource's create: the decoded body in, the answer out (its kind is the subresource's kind). */
 export type CreateHook = (body: KubeObject, request: HookRequest) => Promise<KubeObject>;
 
+/** A connect subresource's request (pods/log, pods/exec, services/proxy, …): what kube's Connect reads. */
+export interface ConnectRequest extends HookRequest {
+  /** The HTTP method: connect subresources take several, each its own verb. */
+  method: string;
+  query: URLSearchParams;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The rest of a proxy path after the subresource, without its leading slash. */
+  path?: string;
+  body?: Uint8Array;
+}
+
+/** What a connect hook answers when it does not fail with a StatusError. */
+export interface ConnectAnswer {
+  code: number;
+  contentType?: string;
+  body?: Uint8Array;
+}
+
+export type ConnectHook = (request: ConnectRequest) => Promise<ConnectAnswer>;
+
 /** What a strategy adds for kinds whose requests it answers itself. */
 export interface RequestHooks {
   /**
@@ -30,6 +51,14 @@ export interface RequestHooks {
   answerCreate?(obj: KubeObject, request: HookRequest): Promise<KubeObject>;
   /** Creates (POST) of subresources the schema marks `hook: <name>`, keyed by that name. */
   createHooks?: Readonly<Record<string, CreateHook>>;
+  /** Connect subresources (log, exec, attach, portforward, proxy) the schema marks `hook: <name>`. */
+  connectHooks?: Readonly<Record<string, ConnectHook>>;
+  /**
+   * Hook names of subresources that are views of the whole object (pods/ephemeralcontainers, pods/resize,
+   * namespaces/finalize): their get, update and patch take the generic path, and the strategy's
+   * prepareForUpdate(obj, old, subresource) keeps what the subresource may not change.
+   */
+  objectSubresources?: readonly string[];
 }
 
 /** A strategy module's export: object hooks, and request hooks where the kind answers requests itself. */
@@ -37,6 +66,8 @@ export type KindStrategy = Strategy & RequestHooks;
 
 /** The request hooks of a served kind's strategy (the registry hands strategies out as object hooks only). */
 export function requestHooksOf(strategy: Strategy | undefined): RequestHooks | undefined {
-  if (strategy === undefined || !("answerCreate" in strategy || "createHooks" in strategy)) return undefined;
+  if (strategy === undefined) return undefined;
+  const hooks = ["answerCreate", "createHooks", "connectHooks", "objectSubresources"];
+  if (!hooks.some((hook) => hook in strategy)) return undefined;
   return strategy as RequestHooks;
 }

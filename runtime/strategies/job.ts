@@ -22,6 +22,7 @@ function defaultJob(obj: KubeObject): void {
   spec.completionMode ??= "NonIndexed";
   spec.suspend ??= false;
   spec.podReplacementPolicy ??= spec.podFailurePolicy === undefined ? "TerminatingOrFailed" : "Failed";
+  spec.manualSelector ??= false;
   const labels = asObject(asObject(asObject(spec.template)?.metadata)?.labels);
   const meta = asObject(obj.metadata);
   if (labels !== undefined && meta !== undefined && Object.keys(asObject(meta.labels) ?? {}).length === 0) {
@@ -49,6 +50,11 @@ function generateSelector(obj: KubeObject): void {
   matchLabels[controllerUidLabel] ??= uid;
   selector.matchLabels = matchLabels;
   spec.selector = selector;
+  // kube defaults every job it reads back, so a job without labels shows its template's, generated ones included.
+  if (Object.keys(asObject(meta.labels) ?? {}).length === 0) {
+    meta.labels = { ...labels };
+    obj.metadata = meta;
+  }
 }
 
 function validateSpec(spec: JsonObject): FieldError[] {

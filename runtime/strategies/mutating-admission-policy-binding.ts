@@ -16,6 +16,8 @@ interface BindingSpec {
 }
 
 export const strategy: Strategy = {
+  // kube starts a binding's generation at 1 though bindings have no status.
+  tracksGeneration: true,
   validate(obj: KubeObject): FieldError[] {
     const spec = (obj.spec ?? {}) as BindingSpec;
     const errs: FieldError[] = [];

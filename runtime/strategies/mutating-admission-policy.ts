@@ -98,6 +98,8 @@ function validateSpec(obj: KubeObject, old: KubeObject | undefined): FieldError[
 }
 
 export const strategy: Strategy = {
+  // kube starts a policy's generation at 1 though MutatingAdmissionPolicies have no status.
+  tracksGeneration: true,
   validate(obj: KubeObject, old?: KubeObject): FieldError[] {
     return validateSpec(obj, old);
   },

@@ -4,9 +4,9 @@
 import { type FieldError, invalid } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
 import type { KubeObject } from "../object/kube-object.js";
-import type { Strategy } from "../registry/strategy.js";
 import { finalizerNameErrors } from "../validation/object-meta.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
+import type { KindStrategy } from "./hook-request.js";
 
 const nameLabel = "kubernetes.io/metadata.name";
 
@@ -42,7 +42,8 @@ function validatePhase(obj: KubeObject): FieldError[] {
     : [invalid("status.Phase", phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
 }
 
-export const strategy: Strategy = {
+export const strategy: KindStrategy = {
+  objectSubresources: ["finalize"],
   default: labelWithName,
   tracksGeneration: false,
   prepareForDelete(obj: KubeObject): void {
@@ -61,9 +62,11 @@ export const strategy: Strategy = {
     labelWithName(obj);
   },
   prepareForUpdate(obj: KubeObject, old: KubeObject, subresource?: string): void {
+    const spec = specOf(obj);
+    // An empty list is not kept (Go's omitempty), so a finalized namespace has an empty spec.
+    if (subresource === "finalize" && listItems(spec.finalizers).length === 0) delete spec.finalizers;
     // Only the finalize subresource changes spec.finalizers.
     if (subresource !== undefined) return;
-    const spec = specOf(obj);
     const oldFinalizers = specOf(old).finalizers;
     if (oldFinalizers === undefined) delete spec.finalizers;
     else spec.finalizers = structuredClone(oldFinalizers);

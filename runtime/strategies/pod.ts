@@ -5,10 +5,15 @@ import { duplicate, type FieldError, forbidden, invalid, notFound } from "../err
 import { child, index } from "../errors/field-path.js";
 import { goJson } from "../errors/go-format.js";
 import type { KubeObject } from "../object/kube-object.js";
-import type { Strategy } from "../registry/strategy.js";
+import { formatTime } from "../resources/timestamps.js";
 import { inclusiveRangeError, maxInt32, semanticEqual } from "../validation/field-rules.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
+import type { KindStrategy } from "./hook-request.js";
+import { bindPod } from "./pod-binding.js";
+import { podConnectHooks } from "./pod-connect.js";
+import { evictPod } from "./pod-eviction.js";
 import { podQOSClass } from "./pod-qos.js";
+import { prepareResize, validateResize } from "./pod-resize.js";
 import { validateContainer, validatePodSpec } from "./pod-spec-validation.js";
 import { strategy as podTemplate } from "./pod-template.js";
 
@@ -155,7 +160,30 @@ function gracePeriodSeconds(obj: KubeObject, requested: number | undefined): num
   return period < 0 ? 1 : period;
 }
 
-export const strategy: Strategy = {
+/** A binding's write: PodScheduled=True (its transition time kept when it was True already); no new generation. */
+function bound(obj: KubeObject, old: KubeObject): void {
+  const meta = asObject(obj.metadata) ?? {};
+  const generation = asObject(old.metadata)?.generation;
+  if (generation === undefined) delete meta.generation;
+  else meta.generation = generation;
+  const status = asObject(obj.status) ?? {};
+  const conditions = listItems(status.conditions).map((c) => asObject(c) ?? {});
+  const scheduled = conditions.find((c) => c.type === "PodScheduled");
+  const now = formatTime(new Date());
+  const condition = { type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: now };
+  if (scheduled === undefined) conditions.push(condition);
+  else {
+    if (scheduled.status === "True") condition.lastTransitionTime = String(scheduled.lastTransitionTime);
+    for (const key of Object.keys(scheduled)) delete scheduled[key];
+    Object.assign(scheduled, condition);
+  }
+  obj.status = { ...status, conditions };
+}
+
+export const strategy: KindStrategy = {
+  createHooks: { binding: bindPod, eviction: evictPod },
+  connectHooks: podConnectHooks,
+  objectSubresources: ["ephemeralcontainers", "resize"],
   default(obj: KubeObject): void {
     podTemplate.default?.(obj);
   },
@@ -177,6 +205,8 @@ export const strategy: Strategy = {
     obj.status = status;
   },
   prepareForUpdate(obj: KubeObject, old: KubeObject, subresource?: string): void {
+    if (subresource === "binding") bound(obj, old);
+    else if (subresource === "resize") prepareResize(obj, old);
     if (subresource !== "ephemeralcontainers") return;
     // Through this subresource only the ephemeral containers change (dropNonEphemeralContainerUpdates).
     const ephemeral = specOf(obj).ephemeralContainers;
@@ -193,7 +223,9 @@ export const strategy: Strategy = {
     Object.assign(obj, kept, { metadata: keptMeta, spec: keptSpec });
   },
   validate(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[] {
-    if (subresource === "status") return [];
+    // A binding changes only what bindPod sets, which kube writes without validation.
+    if (subresource === "status" || subresource === "binding") return [];
+    if (subresource === "resize" && old !== undefined) return validateResize(obj, old);
     const spec = specOf(obj);
     if (subresource === "ephemeralcontainers" && old !== undefined) {
       return validateEphemeralContainers(spec, specOf(old));

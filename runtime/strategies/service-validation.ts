@@ -96,7 +96,7 @@ function validateSessionAffinity(spec: JsonObject): FieldError[] {
 }
 
 /** ValidateServiceClusterIPsRelatedFields. */
-function validateClusterIPs(spec: JsonObject): FieldError[] {
+export function validateClusterIPs(spec: JsonObject): FieldError[] {
   if (spec.type === "ExternalName") return [];
   const errs: FieldError[] = [];
   const path = "spec.clusterIPs";

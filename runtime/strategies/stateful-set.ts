@@ -12,7 +12,7 @@ import {
 } from "../validation/field-rules.js";
 import { dnsLabelErrors } from "../validation/name-formats.js";
 import { validateAnnotations, validateLabels } from "../validation/object-meta.js";
-import { asObject, type JsonObject } from "../validation/walk.js";
+import { asObject, type JsonObject, listItems } from "../validation/walk.js";
 import { workloadStrategy } from "./workload-strategy.js";
 import { controllerPodRules, specOf, templateLabelsMatch, validateWorkloadSelector } from "./workload-validation.js";
 
@@ -118,8 +118,25 @@ function validateSpecUpdate(spec: JsonObject, old: JsonObject): FieldError[] {
   return semanticEqual(fixed(spec), fixed(old)) ? [] : [forbidden("spec", forbiddenUpdate)];
 }
 
+/**
+ * apps/v1 always writes serviceName, and its conversion gives every claim template the type of a
+ * PersistentVolumeClaim (the claim's own defaults are the schema's).
+ */
+function defaultClaimTemplates(spec: JsonObject): void {
+  spec.serviceName ??= "";
+  for (const item of listItems(spec.volumeClaimTemplates)) {
+    const claim = asObject(item);
+    if (claim === undefined) continue;
+    claim.apiVersion = "v1";
+    claim.kind = "PersistentVolumeClaim";
+  }
+}
+
 export const strategy: Strategy = workloadStrategy({
-  defaults: (obj) => defaultUpdateStrategy(specOf(obj)),
+  defaults: (obj) => {
+    defaultUpdateStrategy(specOf(obj));
+    defaultClaimTemplates(specOf(obj));
+  },
   validateSpec,
   validateUpdate: validateSpecUpdate,
 });

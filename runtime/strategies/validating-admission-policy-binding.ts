@@ -35,6 +35,8 @@ function validateActions(actions: readonly unknown[], path: string): FieldError[
 }
 
 export const strategy: Strategy = {
+  // kube starts a binding's generation at 1 though bindings have no status.
+  tracksGeneration: true,
   validate(obj: KubeObject): FieldError[] {
     const spec = asObject(obj.spec) ?? {};
     const errs: FieldError[] = [];

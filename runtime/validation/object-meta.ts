@@ -15,6 +15,8 @@ export interface ObjectMetaOptions {
   nameFormat: NameFormat;
   /** Only apimachinery's rules: a finalizer without a domain prefix need not be a standard one (apiextensions). */
   generic?: boolean;
+  /** The kind's own ValidateNameFunc, in place of `nameFormat` (IPAddress names are IP addresses). */
+  nameErrors?: (name: string, prefix: boolean) => string[];
 }
 
 const totalAnnotationSizeLimit = 256 * 1024;
@@ -145,14 +147,18 @@ export function validateObjectMeta(meta: JsonObject, options: ObjectMetaOptions,
   const errs: FieldError[] = [];
   const generateName = text(meta.generateName);
   if (generateName !== "") {
-    for (const msg of formatErrors(options.nameFormat, generateName, true)) {
+    const prefixMessages =
+      options.nameErrors?.(generateName, true) ?? formatErrors(options.nameFormat, generateName, true);
+    for (const msg of prefixMessages) {
       errs.push(invalid(child(path, "generateName"), generateName, msg));
     }
   }
   const name = text(meta.name);
   if (name === "") errs.push(required(child(path, "name"), "name or generateName is required"));
-  else
-    for (const msg of formatErrors(options.nameFormat, name, false)) errs.push(invalid(child(path, "name"), name, msg));
+  else {
+    const nameMessages = options.nameErrors?.(name, false) ?? formatErrors(options.nameFormat, name, false);
+    for (const msg of nameMessages) errs.push(invalid(child(path, "name"), name, msg));
+  }
 
   const namespace = text(meta.namespace);
   if (options.namespaced) {

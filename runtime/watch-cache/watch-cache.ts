@@ -184,19 +184,21 @@ export class WatchCache<T> {
   /**
    * Starts a watch. Rejects with 410 Expired when the start revision left the history window; the HTTP
    * layer sends that as an ERROR event. Unset and "0" start with synthetic ADDED events for the current
-   * state (unset after a consistent read), as kube does; `sendInitialEvents` adds the closing bookmark.
+   * state (unset after a consistent read), as kube does; `sendInitialEvents` adds the closing bookmark, and
+   * `sendInitialEvents: false` sends none: changes after the revision given, or after now for unset and "0".
    */
   async watch(options: WatchOptions<T> = {}): Promise<CacheWatch<T>> {
     const rv = parseResourceVersion(options.resourceVersion);
-    const initial = options.sendInitialEvents === true || rv === undefined || rv === 0;
+    const fromNow = rv === undefined || rv === 0;
+    const initial = options.sendInitialEvents ?? fromNow;
     if (rv === undefined) await this.waitForStore();
     else if (rv > 0 && options.sendInitialEvents === true) await this.waitFor(rv);
-    if (!initial && this.tooOld(rv ?? 0)) throw watchTooOld(rv ?? 0, this.oldest);
+    if (!initial && !fromNow && this.tooOld(rv)) throw watchTooOld(rv, this.oldest);
     const settings = {
       namespace: options.namespace,
       filter: options.filter,
       bookmarks: options.bookmarks === true,
-      after: initial ? this.revision : Math.max(rv ?? 0, 0),
+      after: initial || fromNow ? this.revision : Math.max(rv, 0),
       bufferSize: this.bufferSize,
       bufferBytes: this.bufferBytes,
       currentRevision: () => this.revision,

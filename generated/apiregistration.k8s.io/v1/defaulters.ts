@@ -6,6 +6,7 @@ export function defaultAPIService(value: unknown): void {
   if (obj === undefined) return;
   obj.metadata ??= {};
   obj.spec ??= {};
+  defaultAPIServiceSpec(obj.spec);
   obj.status ??= {};
 }
 
@@ -14,4 +15,16 @@ export function defaultAPIServiceList(value: unknown): void {
   if (obj === undefined) return;
   for (const item of listItems(obj.items)) defaultAPIService(item);
   obj.metadata ??= {};
+}
+
+export function defaultAPIServiceSpec(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  defaultServiceReference(obj.service);
+}
+
+export function defaultServiceReference(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.port ??= 443;
 }

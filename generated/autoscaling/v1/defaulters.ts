@@ -20,6 +20,7 @@ export function defaultHorizontalPodAutoscalerList(value: unknown): void {
 export function defaultHorizontalPodAutoscalerSpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
+  obj.minReplicas ??= 1;
   obj.scaleTargetRef ??= {};
 }
 

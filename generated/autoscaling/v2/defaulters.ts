@@ -48,6 +48,7 @@ export function defaultHorizontalPodAutoscalerSpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   for (const item of listItems(obj.metrics)) defaultMetricSpec(item);
+  obj.minReplicas ??= 1;
   obj.scaleTargetRef ??= {};
 }
 

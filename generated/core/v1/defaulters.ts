@@ -102,10 +102,23 @@ export function defaultDownwardAPIVolumeSource(value: unknown): void {
   for (const item of listItems(obj.items)) defaultDownwardAPIVolumeFile(item);
 }
 
+export function defaultEndpointPort(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.protocol ??= "TCP";
+}
+
+export function defaultEndpointSubset(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  for (const item of listItems(obj.ports)) defaultEndpointPort(item);
+}
+
 export function defaultEndpoints(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   obj.metadata ??= {};
+  for (const item of listItems(obj.subsets)) defaultEndpointSubset(item);
 }
 
 export function defaultEndpointsList(value: unknown): void {
@@ -299,6 +312,7 @@ export function defaultPersistentVolumeClaim(value: unknown): void {
   obj.spec ??= {};
   defaultPersistentVolumeClaimSpec(obj.spec);
   obj.status ??= {};
+  defaultPersistentVolumeClaimStatus(obj.status);
 }
 
 export function defaultPersistentVolumeClaimList(value: unknown): void {
@@ -312,6 +326,13 @@ export function defaultPersistentVolumeClaimSpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   obj.resources ??= {};
+  obj.volumeMode ??= "Filesystem";
+}
+
+export function defaultPersistentVolumeClaimStatus(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.phase ??= "Pending";
 }
 
 export function defaultPersistentVolumeClaimTemplate(value: unknown): void {
@@ -343,8 +364,10 @@ export function defaultPersistentVolumeSpec(value: unknown): void {
   if (obj === undefined) return;
   defaultAzureDiskVolumeSource(obj.azureDisk);
   defaultISCSIPersistentVolumeSource(obj.iscsi);
+  obj.persistentVolumeReclaimPolicy ??= "Retain";
   defaultRBDPersistentVolumeSource(obj.rbd);
   defaultScaleIOPersistentVolumeSource(obj.scaleIO);
+  obj.volumeMode ??= "Filesystem";
 }
 
 export function defaultPod(value: unknown): void {
@@ -382,7 +405,6 @@ export function defaultPodSpec(value: unknown): void {
   defaultAffinity(obj.affinity);
   for (const item of listItems(obj.containers)) defaultContainer(item);
   obj.dnsPolicy ??= "ClusterFirst";
-  obj.enableServiceLinks ??= true;
   for (const item of listItems(obj.ephemeralContainers)) defaultEphemeralContainer(item);
   for (const item of listItems(obj.initContainers)) defaultContainer(item);
   obj.restartPolicy ??= "Always";

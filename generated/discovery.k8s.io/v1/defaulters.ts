@@ -7,11 +7,18 @@ export function defaultEndpoint(value: unknown): void {
   obj.conditions ??= {};
 }
 
+export function defaultEndpointPort(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.protocol ??= "TCP";
+}
+
 export function defaultEndpointSlice(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   for (const item of listItems(obj.endpoints)) defaultEndpoint(item);
   obj.metadata ??= {};
+  for (const item of listItems(obj.ports)) defaultEndpointPort(item);
 }
 
 export function defaultEndpointSliceList(value: unknown): void {

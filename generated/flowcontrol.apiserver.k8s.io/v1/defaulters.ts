@@ -20,13 +20,22 @@ export function defaultFlowSchemaList(value: unknown): void {
 export function defaultFlowSchemaSpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
+  obj.matchingPrecedence ??= 1000;
   obj.priorityLevelConfiguration ??= {};
+}
+
+export function defaultLimitResponse(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  defaultQueuingConfiguration(obj.queuing);
 }
 
 export function defaultLimitedPriorityLevelConfiguration(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   obj.limitResponse ??= {};
+  defaultLimitResponse(obj.limitResponse);
+  obj.nominalConcurrencyShares ??= 30;
 }
 
 export function defaultPriorityLevelConfiguration(value: unknown): void {
@@ -49,4 +58,12 @@ export function defaultPriorityLevelConfigurationSpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   defaultLimitedPriorityLevelConfiguration(obj.limited);
+}
+
+export function defaultQueuingConfiguration(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.handSize ??= 8;
+  obj.queueLengthLimit ??= 50;
+  obj.queues ??= 64;
 }

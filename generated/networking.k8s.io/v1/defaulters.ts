@@ -49,6 +49,7 @@ export function defaultIngressClass(value: unknown): void {
   if (obj === undefined) return;
   obj.metadata ??= {};
   obj.spec ??= {};
+  defaultIngressClassSpec(obj.spec);
 }
 
 export function defaultIngressClassList(value: unknown): void {
@@ -56,6 +57,18 @@ export function defaultIngressClassList(value: unknown): void {
   if (obj === undefined) return;
   for (const item of listItems(obj.items)) defaultIngressClass(item);
   obj.metadata ??= {};
+}
+
+export function defaultIngressClassParametersReference(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.scope ??= "Cluster";
+}
+
+export function defaultIngressClassSpec(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  defaultIngressClassParametersReference(obj.parameters);
 }
 
 export function defaultIngressList(value: unknown): void {
@@ -104,6 +117,18 @@ export function defaultNetworkPolicy(value: unknown): void {
   defaultNetworkPolicySpec(obj.spec);
 }
 
+export function defaultNetworkPolicyEgressRule(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  for (const item of listItems(obj.ports)) defaultNetworkPolicyPort(item);
+}
+
+export function defaultNetworkPolicyIngressRule(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  for (const item of listItems(obj.ports)) defaultNetworkPolicyPort(item);
+}
+
 export function defaultNetworkPolicyList(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
@@ -111,9 +136,17 @@ export function defaultNetworkPolicyList(value: unknown): void {
   obj.metadata ??= {};
 }
 
+export function defaultNetworkPolicyPort(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.protocol ??= "TCP";
+}
+
 export function defaultNetworkPolicySpec(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
+  for (const item of listItems(obj.egress)) defaultNetworkPolicyEgressRule(item);
+  for (const item of listItems(obj.ingress)) defaultNetworkPolicyIngressRule(item);
   obj.podSelector ??= {};
 }
 

@@ -50,6 +50,7 @@ export function defaultDeviceRequestAllocationResult(value: unknown): void {
 export function defaultDeviceSubRequest(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
+  obj.allocationMode ??= "ExactCount";
   for (const item of listItems(obj.tolerations)) defaultDeviceToleration(item);
 }
 
@@ -62,6 +63,7 @@ export function defaultDeviceToleration(value: unknown): void {
 export function defaultExactDeviceRequest(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
+  obj.allocationMode ??= "ExactCount";
   for (const item of listItems(obj.tolerations)) defaultDeviceToleration(item);
 }
 

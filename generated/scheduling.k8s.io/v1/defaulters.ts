@@ -5,6 +5,7 @@ export function defaultPriorityClass(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   obj.metadata ??= {};
+  obj.preemptionPolicy ??= "PreemptLowerPriority";
 }
 
 export function defaultPriorityClassList(value: unknown): void {

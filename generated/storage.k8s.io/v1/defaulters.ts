@@ -7,6 +7,7 @@ export function defaultCSIDriver(value: unknown): void {
   if (obj === undefined) return;
   obj.metadata ??= {};
   obj.spec ??= {};
+  defaultCSIDriverSpec(obj.spec);
 }
 
 export function defaultCSIDriverList(value: unknown): void {
@@ -14,6 +15,14 @@ export function defaultCSIDriverList(value: unknown): void {
   if (obj === undefined) return;
   for (const item of listItems(obj.items)) defaultCSIDriver(item);
   obj.metadata ??= {};
+}
+
+export function defaultCSIDriverSpec(value: unknown): void {
+  const obj = asObject(value);
+  if (obj === undefined) return;
+  obj.attachRequired ??= true;
+  obj.fsGroupPolicy ??= "ReadWriteOnceWithFSType";
+  obj.volumeLifecycleModes ??= ["Persistent"];
 }
 
 export function defaultCSINode(value: unknown): void {
@@ -47,6 +56,8 @@ export function defaultStorageClass(value: unknown): void {
   const obj = asObject(value);
   if (obj === undefined) return;
   obj.metadata ??= {};
+  obj.reclaimPolicy ??= "Delete";
+  obj.volumeBindingMode ??= "Immediate";
 }
 
 export function defaultStorageClassList(value: unknown): void {

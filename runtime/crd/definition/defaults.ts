@@ -21,4 +21,20 @@ export function defaultDefinition(obj: Record<string, unknown>): void {
   if (status === undefined || !Array.isArray(status.storedVersions) || status.storedVersions.length === 0) {
     recordStorageVersion(obj);
   }
+  // Fields Go always writes and kube's status validation does not ask for: the accepted plural and kind
+  // before the names are accepted, a condition's type, status and lastTransitionTime ("", "" and null).
+  const accepted = asObject(status?.acceptedNames);
+  if (accepted !== undefined) {
+    accepted.plural ??= "";
+    accepted.kind ??= "";
+  }
+  if (status !== undefined && Array.isArray(status.conditions)) {
+    for (const item of status.conditions) {
+      const condition = asObject(item);
+      if (condition === undefined) continue;
+      condition.type ??= "";
+      condition.status ??= "";
+      condition.lastTransitionTime ??= null;
+    }
+  }
 }

@@ -1,6 +1,11 @@
 // /livez, /readyz and /healthz as kube-apiserver's healthz package answers them: `ok`, or with `?verbose` one
 // `[+]<check> ok` line per check and a closing `<endpoint> check passed`; `?exclude=<check>` skips a check;
 // `/<endpoint>/<check>` runs one. Failures answer 500 and withhold the reason, which goes to the log.
+// The checks carry kube's names: `ping`, `log`, `etcd` (the store), `etcd-readiness`, `informer-sync`,
+// `poststarthook/<name>` (post-start-hooks.ts) and `shutdown`.
+
+import type { Writable } from "node:stream";
+import type { Store } from "../../storage/store.js";
 
 export interface HealthCheck {
   name: string;
@@ -9,8 +14,12 @@ export interface HealthCheck {
 }
 
 export interface HealthChecks {
+  /** /livez and /healthz: these, then the post-start hooks. */
   livez: HealthCheck[];
+  /** /readyz: these, then the post-start hooks, then `shutdown`. */
   readyz: HealthCheck[];
+  postStartHooks?: { checks(): HealthCheck[] };
+  shutdown?: HealthCheck;
 }
 
 export type HealthEndpoint = "livez" | "readyz" | "healthz";
@@ -32,8 +41,72 @@ export function shutdownCheck(isClosing: () => boolean): HealthCheck {
   };
 }
 
+/** kube's `--etcd-healthcheck-timeout` and `--etcd-readycheck-timeout` default. */
+const storeCheckTimeoutMs = 2000;
+
+/** A round trip to the store within the timeout, as kube's `etcd` and `etcd-readiness` checks make to etcd. */
+export function storeCheck(name: "etcd" | "etcd-readiness", store: Pick<Store, "probe">): HealthCheck {
+  return {
+    name,
+    async check() {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("context deadline exceeded")), storeCheckTimeoutMs);
+      });
+      try {
+        await Promise.race([store.probe(), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/**
+ * kube's `log` check: the log sink is flushed once a minute (an empty write whose callback says it went
+ * through), and the check fails once no flush went through for two minutes. The flushes start with the
+ * first check.
+ */
+export class LogCheck implements HealthCheck {
+  readonly name = "log";
+  private lastVerified = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly sink: Pick<Writable, "write">,
+    private readonly now: () => number = Date.now,
+    private readonly flushEveryMs = 60_000,
+  ) {}
+
+  check(): void {
+    if (this.timer === undefined) {
+      this.lastVerified = this.now();
+      this.flush();
+      this.timer = setInterval(() => this.flush(), this.flushEveryMs);
+      this.timer.unref();
+    }
+    if (this.now() - this.lastVerified >= 2 * this.flushEveryMs) throw new Error("logging blocked");
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private flush(): void {
+    try {
+      this.sink.write("", (error) => {
+        if (!error) this.lastVerified = this.now();
+      });
+    } catch {
+      // A sink that throws is not flushed: the check fails once the last flush is too old.
+    }
+  }
+}
+
 export function checksOf(checks: HealthChecks, endpoint: HealthEndpoint): HealthCheck[] {
-  return endpoint === "readyz" ? checks.readyz : checks.livez;
+  const hooks = checks.postStartHooks?.checks() ?? [];
+  if (endpoint !== "readyz") return [...checks.livez, ...hooks];
+  return [...checks.readyz, ...hooks, ...(checks.shutdown === undefined ? [] : [checks.shutdown])];
 }
 
 async function failure(check: HealthCheck): Promise<unknown> {

@@ -115,7 +115,8 @@ export function nonResourceEndpoint(path: string, kinds: KindRegistry): Endpoint
     if (trimmedDocument !== undefined) return jsonEndpoint(() => trimmedDocument);
   }
   if (isOpenApiPath(path)) return (ctx) => serveOpenApi(ctx, ctx.server.openapi);
-  const health = /^\/(livez|readyz|healthz)\/([^/]+)$/.exec(path);
+  // Check names may hold slashes: /livez/poststarthook/rbac/bootstrap-roles.
+  const health = /^\/(livez|readyz|healthz)\/(.+)$/.exec(path);
   if (health) return healthEndpoint(health[1] as HealthEndpoint, health[2]);
   return undefined;
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { printerCells } from "../../../generated/printers.js";
 import { kinds } from "../../../generated/registry.js";
 import { parseJsonPath } from "../../../runtime/codecs/json-path.js";
 import { humanDuration, parseRfc3339, toTable } from "../../../runtime/codecs/table.js";
-import { builtinSchema, builtinVersions } from "../../../runtime/registry/builtin-schema.js";
+import { builtinSchema, builtinVersionsOf } from "../../../runtime/registry/builtin-schema.js";
 import type { PrinterColumn, ResourceRecord } from "../../../runtime/registry/kind-record.js";
 import { kindReference } from "../../../runtime/registry/kinds.js";
 import { byGroupVersionResource } from "../../../runtime/registry/lookup.js";
@@ -31,7 +32,7 @@ function servedKind(printerColumns: PrinterColumn[]): ServedKind {
     enabledByDefault: true,
     resource,
     schema: builtinSchema({ group: "example.io", version: "v1", kind: "Widget" }),
-    versions: builtinVersions,
+    versions: builtinVersionsOf("example.io"),
   };
 }
 
@@ -222,30 +223,63 @@ describe("parseRfc3339", () => {
 });
 
 describe("printer columns of built-in kinds", () => {
-  it("parse, and never repeat a name or the implicit Name column", () => {
+  it("parse or name a printer cell, and hold one Name column", () => {
     for (const record of kinds) {
-      const names = (record.resource?.printerColumns ?? []).map((c) => {
-        expect(() => parseJsonPath(c.jsonPath), `${record.kind} ${c.name}`).not.toThrow();
+      const columns = record.resource?.printerColumns ?? [];
+      const names = columns.map((c) => {
+        if (c.jsonPath !== undefined) {
+          expect(() => parseJsonPath(c.jsonPath ?? ""), `${record.kind} ${c.name}`).not.toThrow();
+        }
+        if (c.cell !== undefined) expect(printerCells[c.cell], `${record.kind} ${c.name}`).toBeTypeOf("function");
         return c.name;
       });
-      expect(new Set(["Name", ...names]).size, record.kind).toBe(names.length + 1);
+      const placed = columns.some((c) => c.cell !== undefined) ? [] : ["Name"];
+      expect(new Set([...placed, ...names]).size, record.kind).toBe(names.length + placed.length);
     }
   });
 
-  it("print a Deployment as kubectl shows it, where JSONPath can say it", () => {
+  it("print a Deployment as kube's printer does", () => {
     const deployments = byGroupVersionResource(kinds, "apps", "v1", "deployments");
     if (deployments === undefined) throw new Error("apps/v1 deployments not served");
     const deployment = {
       metadata: { name: "web", creationTimestamp: "2024-03-01T09:00:00Z" },
-      status: { updatedReplicas: 2 },
+      spec: {
+        replicas: 3,
+        selector: {
+          matchLabels: { app: "web" },
+          matchExpressions: [{ key: "tier", operator: "In", values: ["b", "a"] }],
+        },
+        template: {
+          spec: {
+            containers: [
+              { name: "web", image: "nginx" },
+              { name: "log", image: "busybox" },
+            ],
+          },
+        },
+      },
+      status: { updatedReplicas: 2, readyReplicas: 1 },
     };
     const table = toTable([deployment], kindReference(deployments), { includeObject: "None", version: "v1", now: NOW });
-    expect((table.columnDefinitions as { name: string }[]).map((d) => d.name)).toEqual([
-      "Name",
-      "Up-to-date",
-      "Available",
-      "Age",
+    expect((table.columnDefinitions as { name: string; priority: number }[]).map((d) => [d.name, d.priority])).toEqual([
+      ["Name", 0],
+      ["Ready", 0],
+      ["Up-to-date", 0],
+      ["Available", 0],
+      ["Age", 0],
+      ["Containers", 1],
+      ["Images", 1],
+      ["Selector", 1],
     ]);
-    expect((table.rows as { cells: unknown[] }[])[0]?.cells).toEqual(["web", 2, null, "3h"]);
+    expect((table.rows as { cells: unknown[] }[])[0]?.cells).toEqual([
+      "web",
+      "1/3",
+      2,
+      0,
+      "3h",
+      "web,log",
+      "nginx,busybox",
+      "app=web,tier in (a,b)",
+    ]);
   });
 });

@@ -18,6 +18,7 @@ describe("--controllers", () => {
       "root-ca-certificate-publisher-controller",
       "clusterrole-aggregation-controller",
       "validatingadmissionpolicy-status-controller",
+      "disruption-controller",
     ]);
   });
 

@@ -141,6 +141,8 @@ describe("applyJsonPatch failures", () => {
       status: "Failure",
       message: "the server rejected our request due to an error in our request",
       reason: "Invalid",
+      // NewGenericServerResponse always carries details, empty here (as kube-apiserver v1.36 answers).
+      details: {},
       code: 422,
     });
     expect((error.cause as Error).message).toBe("testing value /spec/replicas failed: test failed");

@@ -8,20 +8,44 @@ import { byGroupVersionResource } from "../../../runtime/registry/lookup.js";
 import { isEnabled, parseRuntimeConfig } from "../../../runtime/registry/runtime-config.js";
 
 describe("parseRuntimeConfig", () => {
-  it("reads key=value pairs, a bare key as true", () => {
-    expect(parseRuntimeConfig("samples.kapi.dev/v1=true, batch/v1=false,api/alpha")).toEqual({
+  it("reads key=value pairs, a bare key (an empty value) as true, Go booleans as values", () => {
+    expect(parseRuntimeConfig("samples.kapi.dev/v1=true, batch/v1=false,apps/v1/deployments=0,batch/v1/jobs")).toEqual({
       "samples.kapi.dev/v1": true,
       "batch/v1": false,
-      "api/alpha": true,
+      "apps/v1/deployments": false,
+      "batch/v1/jobs": true,
     });
-    expect(parseRuntimeConfig("v1=false")).toEqual({ v1: false });
+    expect(parseRuntimeConfig("api/alpha=true,apps/v1=True")).toEqual({ "api/alpha": true, "apps/v1": true });
   });
 
-  it("refuses values that are not booleans and keys that are not group/versions", () => {
-    expect(() => parseRuntimeConfig("batch/v1=yes")).toThrow(
-      'invalid value of batch/v1: yes, err: strconv.ParseBool: parsing "yes": invalid syntax',
-    );
-    expect(() => parseRuntimeConfig("batch=true")).toThrow("invalid key batch: expected <group>/<version>");
+  it("reads every core key as the whole core version and drops api/legacy, as kube-apiserver rewrites them", () => {
+    expect(parseRuntimeConfig("v1=false")).toEqual({ v1: false });
+    expect(parseRuntimeConfig("api/v1/pods=false,api/legacy=true")).toEqual({ v1: false });
+    expect(parseRuntimeConfig("v1/pods=true")).toEqual({ v1: true });
+  });
+
+  // kube-apiserver v1.36.2's start errors for the same flag values.
+  it.each([
+    ["batch/v1=yes", 'invalid value of batch/v1: yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
+    [
+      "apps/v1/deployments=maybe",
+      'invalid value of apps/v1/deployments: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax',
+    ],
+    ["api/alpha", "invalid value api/alpha="],
+    ["api/all=1", "invalid value api/all=1"],
+    ["api/all=false", "invalid runtime-config with only api/all=false"],
+    ["batch=true", "runtime-config invalid key batch"],
+    ["a/b/c/d=true", "runtime-config invalid key a/b/c/d"],
+    ["foo/v1=true", "unknown api groups foo/v1"],
+    ["foo/v1/bars=false", "unknown api groups foo/v1"],
+    ["foo/v1=true,bar/v2=false", "unknown api groups bar/v2,foo/v1"],
+    ["apps/v9=true", "group version apps/v9 that has not been registered"],
+    [
+      "apps/v1/Deployments=false",
+      'invalid key apps/v1/Deployments: group/version/resource and resource is always lowercase plural, not "Deployments"',
+    ],
+  ])("refuses %s as kube-apiserver does", (text, message) => {
+    expect(() => parseRuntimeConfig(text)).toThrow(message);
   });
 });
 
@@ -118,5 +142,59 @@ describe("in-server code on a server with groups switched off", () => {
     expect(logged).toContain(
       "RBAC clusterroles: watching clusterroles failed: the server could not find the requested resource",
     );
+  });
+});
+
+describe("a server started with a resource turned off", () => {
+  let server: InProcessServer;
+  beforeAll(async () => {
+    server = await startServer({
+      listen: false,
+      controllers: false,
+      runtimeConfig: parseRuntimeConfig(
+        "apps/v1/deployments=false,storage.k8s.io/v1beta1/volumeattributesclasses=true",
+      ),
+    });
+  });
+  afterAll(() => server.close());
+  const json = async (path: string) => (await (await server.request({ path })).json()) as Record<string, unknown>;
+  const names = (list: Record<string, unknown>) => (list.resources as { name: string }[]).map((r) => r.name);
+
+  it("answers 404 for the resource and its subresources, and serves the rest of its group/version", async () => {
+    for (const path of [
+      "/apis/apps/v1/deployments",
+      "/apis/apps/v1/namespaces/default/deployments",
+      "/apis/apps/v1/namespaces/default/deployments/d/scale",
+    ]) {
+      const res = await server.request({ path });
+      expect(res.status).toBe(404);
+      // kube-apiserver's answer for a resource its served group/version does not have (it adds `details: {}`).
+      expect(await res.json()).toMatchObject({
+        kind: "Status",
+        status: "Failure",
+        message: "the server could not find the requested resource",
+        reason: "NotFound",
+        code: 404,
+      });
+    }
+    expect((await server.request({ path: "/apis/apps/v1/namespaces/default/replicasets" })).status).toBe(200);
+  });
+
+  it("drops the resource from discovery and OpenAPI", async () => {
+    const apps = names(await json("/apis/apps/v1"));
+    expect(apps).not.toContain("deployments");
+    expect(apps).not.toContain("deployments/scale");
+    expect(apps).toContain("replicasets");
+    const v2 = Object.keys((await json("/openapi/v2")).paths as Record<string, unknown>);
+    expect(v2.filter((p) => p.includes("/deployments"))).toEqual([]);
+    expect(v2).toContain("/apis/apps/v1/namespaces/{namespace}/replicasets");
+    const v3 = Object.keys((await json("/openapi/v3/apis/apps/v1")).paths as Record<string, unknown>);
+    expect(v3.filter((p) => p.includes("/deployments"))).toEqual([]);
+    expect(v3).toContain("/apis/apps/v1/namespaces/{namespace}/replicasets");
+  });
+
+  it("serves a version off by default with just the resource turned on", async () => {
+    expect(names(await json("/apis/storage.k8s.io/v1beta1"))).toEqual(["volumeattributesclasses"]);
+    expect((await server.request({ path: "/apis/storage.k8s.io/v1beta1/volumeattributesclasses" })).status).toBe(200);
   });
 });

@@ -384,6 +384,15 @@ export function runStorageSuite(name: string, newStore: NewStore, reopen?: Reope
       });
     });
 
+    it("answers a probe while open and fails it once closed", async () => {
+      const store = await newStore();
+      await store.probe();
+      await store.create("/a", bytes("1"));
+      await store.probe();
+      await store.close();
+      expect(await rejection(store.probe())).toBeInstanceOf(StoreClosedError);
+    });
+
     it("refuses calls after close", async () => {
       const store = await newStore();
       await store.close();

@@ -45,6 +45,7 @@ describe("pod-template strategy", () => {
       },
     });
     expect(pod.spec).toEqual({
+      enableServiceLinks: true,
       hostNetwork: true,
       containers: [
         {

@@ -9,7 +9,8 @@ const apply = (spec: Record<string, unknown>): unknown => {
 };
 
 describe("service strategy", () => {
-  it("ClusterIP: target ports, traffic policy, IP families", () => {
+  // IP families are the service network's (allocation, test/runtime/service-network/), not defaults.
+  it("ClusterIP: target ports, traffic policy", () => {
     expect(
       apply({
         ports: [{ port: 80 }, { port: 443, targetPort: "https" }, { port: 53, protocol: "UDP", targetPort: 0 }],
@@ -22,8 +23,6 @@ describe("service strategy", () => {
         { port: 53, protocol: "UDP", targetPort: 53 },
       ],
       internalTrafficPolicy: "Cluster",
-      ipFamilyPolicy: "SingleStack",
-      ipFamilies: ["IPv4"],
     });
   });
 
@@ -35,8 +34,6 @@ describe("service strategy", () => {
       externalTrafficPolicy: "Cluster",
       allocateLoadBalancerNodePorts: true,
       internalTrafficPolicy: "Cluster",
-      ipFamilyPolicy: "SingleStack",
-      ipFamilies: ["IPv4"],
     });
   });
 

@@ -149,6 +149,7 @@ describe("EventRateLimit", () => {
       reportingInstance: "i",
       action: "Tested",
       reason: "Tested",
+      type: "Normal",
       regarding: { kind: "Pod", namespace: "default", name: "p" },
     };
     expect((await post("/apis/events.k8s.io/v1/namespaces/default/events", modern)).status).toBe(201);

@@ -1,5 +1,14 @@
+import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { ping, runHealthChecks, runOneCheck, shutdownCheck } from "../../../../runtime/server/endpoints/health.js";
+import {
+  LogCheck,
+  ping,
+  runHealthChecks,
+  runOneCheck,
+  shutdownCheck,
+  storeCheck,
+} from "../../../../runtime/server/endpoints/health.js";
+import { MemoryStore } from "../../../../runtime/storage/memory-store.js";
 
 const failing = { name: "etcd", check: () => Promise.reject(new Error("down")) };
 const q = (s: string) => new URLSearchParams(s);
@@ -43,5 +52,39 @@ describe("health checks", () => {
     expect((await runOneCheck(check))?.code).toBe(200);
     closing = true;
     expect((await runOneCheck(check))?.code).toBe(500);
+  });
+
+  it("checks the store with a round trip, under kube's names", async () => {
+    const store = new MemoryStore();
+    expect(await runOneCheck(storeCheck("etcd", store))).toEqual({ code: 200, body: "ok" });
+    await store.close();
+    expect(await runOneCheck(storeCheck("etcd-readiness", store))).toEqual({
+      code: 500,
+      body: "internal server error: storage: store is closed\n",
+    });
+  });
+
+  it("fails log once the sink has not flushed for two flush periods", async () => {
+    let now = 0;
+    let stuck = false;
+    const sink = new Writable({
+      write(_chunk, _encoding, callback) {
+        if (!stuck) callback();
+      },
+    });
+    const check = new LogCheck(sink, () => now, 1000);
+    try {
+      check.check();
+      await new Promise((resolve) => setImmediate(resolve));
+      stuck = true;
+      now = 1999;
+      check.check();
+      // The periodic flush now never goes through.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      now = 2000;
+      expect(() => check.check()).toThrow("logging blocked");
+    } finally {
+      check.stop();
+    }
   });
 });

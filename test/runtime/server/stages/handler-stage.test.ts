@@ -61,7 +61,7 @@ describe("handler stage", () => {
   it("hands resource requests to their verb's handler", async () => {
     const missing = await answer({ path: "/api/v1/namespaces/ns/pods/p" });
     expect(missing.error?.status).toMatchObject({ reason: "NotFound", message: 'pods "p" not found', code: 404 });
-    const unserved = await answer({ path: "/api/v1/namespaces/ns/pods/p/log" });
+    const unserved = await answer({ path: "/api/v1/namespaces/ns/configmaps/c/status" });
     expect(unserved.error?.status.message).toBe("the server could not find the requested resource");
   });
 });
