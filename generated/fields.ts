@@ -2807,6 +2807,7 @@ export const fieldTable: FieldTable = {
       },
       defaults: {
         dnsPolicy: "ClusterFirst",
+        enableServiceLinks: true,
         restartPolicy: "Always",
         schedulerName: "default-scheduler",
         securityContext: {},

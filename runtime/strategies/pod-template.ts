@@ -78,8 +78,6 @@ function requestsFromLimits(container: JsonObject): void {
 }
 
 function defaultPodSpec(spec: JsonObject, isPod: boolean): void {
-  // kube's SetDefaults_Pod sets it; a template's spec keeps it unset until the pod is made from it.
-  if (isPod) spec.enableServiceLinks ??= true;
   const hostNetwork = spec.hostNetwork === true;
   for (const list of ["initContainers", "containers", "ephemeralContainers"]) {
     for (const item of listItems(spec[list])) {

@@ -38,7 +38,12 @@ describe.skipIf(!haveKubectl)("kubectl against kapi", () => {
   });
 
   it("get --raw /livez?verbose shows each check and the closing line", async () => {
-    expect(await kubectl("get", "--raw", "/livez?verbose")).toBe("[+]ping ok\nlivez check passed\n");
+    const lines = (await kubectl("get", "--raw", "/livez?verbose")).trimEnd().split("\n");
+    // kube-apiserver's first checks, then one per post-start hook, then the closing line.
+    expect(lines.slice(0, 3)).toEqual(["[+]ping ok", "[+]log ok", "[+]etcd ok"]);
+    expect(lines).toContain("[+]poststarthook/rbac/bootstrap-roles ok");
+    expect(lines.slice(3, -1).every((line) => /^\[\+\]poststarthook\/[a-z/-]+ ok$/.test(line))).toBe(true);
+    expect(lines.at(-1)).toBe("livez check passed");
   });
 
   it("version -o json reports the server as Kubernetes 1.36", async () => {

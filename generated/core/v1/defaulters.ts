@@ -405,6 +405,7 @@ export function defaultPodSpec(value: unknown): void {
   defaultAffinity(obj.affinity);
   for (const item of listItems(obj.containers)) defaultContainer(item);
   obj.dnsPolicy ??= "ClusterFirst";
+  obj.enableServiceLinks ??= true;
   for (const item of listItems(obj.ephemeralContainers)) defaultEphemeralContainer(item);
   for (const item of listItems(obj.initContainers)) defaultContainer(item);
   obj.restartPolicy ??= "Always";

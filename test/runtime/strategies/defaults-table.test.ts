@@ -42,6 +42,28 @@ const zeroStatus = [
   "certificates.k8s.io/v1/CertificateSigningRequest/d-csr",
 ];
 
+/**
+ * Pod templates: kube defaults enableServiceLinks on Pods only, kapi on every pod spec: the schema default is
+ * what tells the protobuf decoder that a false on the wire was set (runtime/codecs/protobuf/zero-values.ts).
+ */
+const templateServiceLinks: Record<string, string> = {
+  "v1/PodTemplate/d-pt": "template.spec.enableServiceLinks",
+  "batch/v1/CronJob/d-cj": "spec.jobTemplate.spec.template.spec.enableServiceLinks",
+  ...Object.fromEntries(
+    [
+      "v1/ReplicationController/d-rc",
+      "apps/v1/DaemonSet/d-ds",
+      "apps/v1/DaemonSet/d-ds-on-delete",
+      "apps/v1/Deployment/d-deploy",
+      "apps/v1/Deployment/d-deploy-recreate",
+      "apps/v1/ReplicaSet/d-rs",
+      "apps/v1/StatefulSet/d-sts",
+      "batch/v1/Job/d-job",
+      "batch/v1/Job/d-job-indexed",
+    ].map((key) => [key, "spec.template.spec.enableServiceLinks"]),
+  ),
+};
+
 /** Differences that are not defaults of kapi's schemas and strategies, left to the parts that own them. */
 const otherGaps: Record<string, string[]> = {
   // The pod-template strategy sets no generation for PodTemplates, as kube's podtemplate strategy does.
@@ -65,7 +87,11 @@ const otherGaps: Record<string, string[]> = {
 };
 
 function gapsOf(key: string): string[] {
-  return [...(zeroStatus.includes(key) ? ["status"] : []), ...(otherGaps[key] ?? [])];
+  return [
+    ...(zeroStatus.includes(key) ? ["status"] : []),
+    ...(templateServiceLinks[key] === undefined ? [] : [templateServiceLinks[key]]),
+    ...(otherGaps[key] ?? []),
+  ];
 }
 
 function without(obj: Json, paths: readonly string[]): Json {

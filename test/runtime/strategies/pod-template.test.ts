@@ -45,7 +45,6 @@ describe("pod-template strategy", () => {
       },
     });
     expect(pod.spec).toEqual({
-      enableServiceLinks: true,
       hostNetwork: true,
       containers: [
         {
