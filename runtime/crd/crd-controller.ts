@@ -1,6 +1,7 @@
 // The apiextensions server's controllers in one: for every CustomResourceDefinition, accept its names (kube's
-// naming condition controller), serve its versions as soon as they are accepted and only then say Established
-// (so a client that waits for the condition finds the resource served), keep discovery and OpenAPI in step,
+// naming condition controller), say Established and serve its versions in the same turn of the event loop
+// (kube lists a definition in discovery only once Established is written, and a client that waits for the
+// condition finds the resource served, since no request is read in between), keep discovery and OpenAPI in step,
 // and, once it is being deleted, delete every custom resource before letting the definition go (kube's
 // finalizer controller, `customresourcecleanup.apiextensions.k8s.io`).
 
@@ -110,9 +111,8 @@ export class CrdController {
     if (crd.metadata?.deletionTimestamp !== undefined) return this.#finalize(crd);
 
     const naming = acceptNames(crd, this.#definitions.values());
-    if (naming.established.status === "True")
-      await this.#serve(name, { ...crd, status: { ...crd.status, acceptedNames: naming.acceptedNames } });
-    else if (!isConditionTrue(crd, "Established")) await this.#serve(name, undefined);
+    if (naming.established.status !== "True" && !isConditionTrue(crd, "Established"))
+      await this.#serve(name, undefined);
     const now = formatTime(this.#api.context.now());
     await updateWithRetry(
       this.#api,
@@ -128,6 +128,8 @@ export class CrdController {
       },
       crd.metadata?.uid,
     );
+    if (naming.established.status === "True")
+      await this.#serve(name, { ...crd, status: { ...crd.status, acceptedNames: naming.acceptedNames } });
     return undefined;
   }
 
