@@ -4,9 +4,9 @@
 // SyncFailed when a pod's controller cannot be found, and stale DisruptionTarget conditions set back.
 // kube-apiserver v1.36.2 agrees on what it can show without a controller manager: the status it answers for
 // a new budget (all zeros), which kapi's controller keeps when a sync fails.
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../../runtime/index.js";
+import { jsonCaller } from "../json-caller.js";
 import { eventually } from "./controller-harness.js";
 
 const token = "disruption-controller-token";
@@ -16,11 +16,6 @@ const apps = `/apis/apps/v1/namespaces/${namespace}`;
 const budgetsPath = `/apis/policy/v1/namespaces/${namespace}/poddisruptionbudgets`;
 
 type Json = Record<string, unknown>;
-
-interface Answer {
-  status: number;
-  body: Json | undefined;
-}
 
 const template = (app: string) => ({
   metadata: { labels: { app } },
@@ -41,22 +36,7 @@ function condition(status: "True" | "False", reason: string, observedGeneration?
 describe("disruption controller", () => {
   let server: RunningServer;
 
-  function call(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const { hostname, port } = new URL(server.url);
-      const headers = { authorization: `Bearer ${token}`, "content-type": contentType };
-      const req = request({ hostname, port, path, method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString();
-          resolve({ status: res.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text) });
-        });
-      });
-      req.on("error", reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    });
-  }
+  const call = jsonCaller(() => server.url, token);
 
   async function create(path: string, body: Json): Promise<Json> {
     const created = await call("POST", path, body);

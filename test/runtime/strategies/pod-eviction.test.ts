@@ -2,19 +2,14 @@
 // kube-apiserver v1.36.2's answers. The reference runs no controller manager: its answers were recorded with
 // the budget status written by hand through the status subresource (the status kube's disruption controller
 // would write), then the same evictions asked.
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../../runtime/index.js";
 import { eventually } from "../controllers/controller-harness.js";
+import { jsonCaller } from "../json-caller.js";
 
 const token = "pod-eviction-token";
 const ns = "/api/v1/namespaces/b-evict";
 const budgetsPath = "/apis/policy/v1/namespaces/b-evict/poddisruptionbudgets";
-
-interface Answer {
-  status: number;
-  body: Record<string, unknown> | undefined;
-}
 
 type Json = Record<string, unknown>;
 
@@ -40,22 +35,7 @@ function eviction(name: string, extra: Json = {}, apiVersion = "policy/v1"): Jso
 describe("pods/eviction with the disruption controller", () => {
   let server: RunningServer;
 
-  function call(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const { hostname, port } = new URL(server.url);
-      const headers = { authorization: `Bearer ${token}`, "content-type": contentType };
-      const req = request({ hostname, port, path, method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString();
-          resolve({ status: res.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text) });
-        });
-      });
-      req.on("error", reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    });
-  }
+  const call = jsonCaller(() => server.url, token);
 
   /** A pod on a node, Running, its Ready condition as given. */
   async function runningPod(name: string, app: string, ready = true): Promise<void> {

@@ -1,37 +1,17 @@
 // The pod, node and namespace subresources over HTTP, as kube-apiserver v1.36.2 answers them with no
 // kubelet (every expected answer below was recorded from it): connect subresources, binding, eviction and
 // namespaces/finalize.
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../../runtime/index.js";
+import { jsonCaller } from "../json-caller.js";
 
 const token = "pod-subresources-token";
 const ns = "/api/v1/namespaces/b-ns1";
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown> | undefined;
-}
-
 describe("pod subresources without kubelets", () => {
   let server: RunningServer;
 
-  function call(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const { hostname, port } = new URL(server.url);
-      const headers = { authorization: `Bearer ${token}`, "content-type": contentType };
-      const req = request({ hostname, port, path, method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString();
-          resolve({ status: res.statusCode ?? 0, body: text === "" ? undefined : JSON.parse(text) });
-        });
-      });
-      req.on("error", reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    });
-  }
+  const call = jsonCaller(() => server.url, token);
 
   function pod(name: string, spec: Record<string, unknown> = {}): unknown {
     return {
