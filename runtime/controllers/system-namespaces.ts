@@ -2,6 +2,7 @@
 // from the start and created again when one is deleted (kube-node-lease is the only one that can be).
 import type { ResourceApi } from "../resources/resource-api.js";
 import { statusReason } from "./api-errors.js";
+import { apiserverOwner } from "./apiserver-kinds.js";
 import type { ControllerContext } from "./controller-context.js";
 import { namespaces } from "./core-kinds.js";
 import { followObjects } from "./follow-objects.js";
@@ -11,7 +12,11 @@ export const systemNamespaces: readonly string[] = ["default", "kube-system", "k
 
 async function createNamespaceIfMissing(api: ResourceApi, name: string): Promise<void> {
   try {
-    await api.create({ kind: namespaces }, { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+    await api.create(
+      { kind: namespaces },
+      { apiVersion: "v1", kind: "Namespace", metadata: { name } },
+      { owner: apiserverOwner },
+    );
   } catch (error) {
     if (statusReason(error) !== "AlreadyExists") throw error;
   }

@@ -134,6 +134,12 @@ describe("namespace controller", () => {
       expect(refused.message).toBe(`namespaces "${name}" is forbidden: this namespace may not be deleted`);
     }
     const lease = await find(h.api, ns("kube-node-lease"));
+    // kube-apiserver writes them itself, so its managedFields name it (recorded from the reference).
+    const managers = (metadata(lease).managedFields as { manager: string; operation: string }[]).map((m) => [
+      m.manager,
+      m.operation,
+    ]);
+    expect(managers).toEqual([["kube-apiserver", "Update"]]);
     await h.api.delete(ns("kube-node-lease"));
     await eventually(async () => {
       const again = await find(h.api, ns("kube-node-lease"));
