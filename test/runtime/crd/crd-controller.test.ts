@@ -366,9 +366,12 @@ describe("CustomResourceDefinition controller", () => {
       status: "True",
       message: "CustomResource deletion is in progress",
     });
-    const held = await get(`${path}/held`);
-    expect(held.status).toBe(200);
-    expect(held.body.metadata.deletionTimestamp).toEqual(expect.any(String));
+    // The condition is written before the instances are deleted, as kube's finalizer writes it.
+    await eventually(async () => {
+      const held = await get(`${path}/held`);
+      expect(held.status).toBe(200);
+      expect(held.body.metadata.deletionTimestamp).toEqual(expect.any(String));
+    });
 
     const refused = await post(path, object(group, "Lock", "late"));
     expect(refused).toEqual({
