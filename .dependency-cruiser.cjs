@@ -28,7 +28,7 @@ const layers = [
   {
     name: "plugins",
     paths: [
-      "^runtime/(strategies|authn|authz|crd|controllers|service-network)/",
+      "^runtime/(strategies|authn|authz|crd|controllers|service-network|quota)/",
       "^runtime/admission/(?!admission\\.ts$)",
       "^generated/strategies\\.ts$",
     ],

@@ -1516,7 +1516,7 @@ export const kinds: readonly KindRecord[] = [
       selectableFields: ["spec.signerName"],
       fieldLabelConversion: { error: "field label not supported: %s", namespace: false },
     },
-    strategy: "generation-untracked",
+    strategy: "certificate-signing-request",
   },
   {
     group: "certificates.k8s.io",
@@ -2683,7 +2683,7 @@ export const kinds: readonly KindRecord[] = [
       ],
       selectableFields: [],
     },
-    strategy: "generation-untracked",
+    strategy: "resource-quota",
   },
   {
     group: "",

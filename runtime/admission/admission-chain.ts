@@ -12,15 +12,42 @@ import { type AdmissionConfiguration, emptyAdmissionConfiguration } from "./admi
 import type { AdmissionMetrics, AdmissionStepType } from "./admission-metrics.js";
 import { alwaysAdmit } from "./always-admit.js";
 import { alwaysDeny } from "./always-deny.js";
+import { certificateApproval } from "./certificates/certificate-approval.js";
+import { certificateSigning } from "./certificates/certificate-signing.js";
+import { certificateSubjectRestriction } from "./certificates/certificate-subject-restriction.js";
+import { clusterTrustBundleAttest } from "./certificates/cluster-trust-bundle-attest.js";
 import { eventRateLimit } from "./event-rate-limit/event-rate-limit.js";
 import { imagePolicyWebhook } from "./image-policy/image-policy-webhook.js";
+import { limitRanger } from "./limit-ranger/limit-ranger.js";
 import { namespaceAutoProvision } from "./namespace-autoprovision.js";
 import { namespaceExistsPlugin } from "./namespace-exists.js";
 import { namespaceLifecycle } from "./namespace-lifecycle.js";
-import type { AdmissionPluginContext } from "./plugin-context.js";
+import { nodeRestriction } from "./node-restriction/node-restriction.js";
+import { defaultIngressClass } from "./object-plugins/default-ingress-class.js";
+import { defaultStorageClass } from "./object-plugins/default-storage-class.js";
+import { denyServiceExternalIPs } from "./object-plugins/deny-service-external-ips.js";
+import { ownerReferencesPermissionEnforcement } from "./object-plugins/owner-references-permission-enforcement.js";
+import { persistentVolumeClaimResize } from "./object-plugins/persistent-volume-claim-resize.js";
+import { storageObjectInUseProtection } from "./object-plugins/storage-object-in-use-protection.js";
+import { taintNodesByCondition } from "./object-plugins/taint-nodes-by-condition.js";
+import { type AdmissionPluginContext, PluginInitializationError } from "./plugin-context.js";
+import { alwaysPullImages } from "./pod-plugins/always-pull-images.js";
+import { defaultTolerationSeconds } from "./pod-plugins/default-toleration-seconds.js";
+import { extendedResourceToleration } from "./pod-plugins/extended-resource-toleration.js";
+import { limitPodHardAntiAffinityTopology } from "./pod-plugins/limit-pod-hard-anti-affinity-topology.js";
+import { nodeDeclaredFeatureValidator } from "./pod-plugins/node-declared-feature-validator.js";
+import { podNodeSelector } from "./pod-plugins/pod-node-selector.js";
+import { podResizeValidator } from "./pod-plugins/pod-resize-validator.js";
+import { podTolerationRestriction } from "./pod-plugins/pod-toleration-restriction.js";
+import { podTopologyLabels } from "./pod-plugins/pod-topology-labels.js";
+import { priority } from "./pod-plugins/priority.js";
+import { runtimeClass } from "./pod-plugins/runtime-class.js";
+import { podSecurity } from "./pod-security/pod-security.js";
 import { mutatingAdmissionPolicy } from "./policy/mutating-policy-plugin.js";
 import { admissionPolicyEnvironment } from "./policy/policy-environment.js";
 import { validatingAdmissionPolicy } from "./policy/policy-plugin.js";
+import { resourceQuota } from "./resource-quota/resource-quota-plugin.js";
+import { serviceAccountAdmission } from "./service-account/service-account-admission.js";
 import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from "./webhook/webhook-plugins.js";
 
 interface PluginEntry {
@@ -37,8 +64,42 @@ const plugins: readonly PluginEntry[] = [
   { name: "NamespaceAutoProvision", defaultOn: false, build: (c) => namespaceAutoProvision(c.resources) },
   { name: "NamespaceLifecycle", defaultOn: true, build: (c) => namespaceLifecycle(c.resources) },
   { name: "NamespaceExists", defaultOn: false, build: (c) => namespaceExistsPlugin(c.resources) },
+  { name: "LimitPodHardAntiAffinityTopology", defaultOn: false, build: () => limitPodHardAntiAffinityTopology() },
+  { name: "LimitRanger", defaultOn: true, build: (c) => limitRanger(c.resources) },
+  { name: "ServiceAccount", defaultOn: true, build: (c) => serviceAccountAdmission(c.resources) },
+  { name: "NodeRestriction", defaultOn: false, build: (c) => nodeRestriction(c.resources, c.authorizer) },
+  { name: "TaintNodesByCondition", defaultOn: true, build: () => taintNodesByCondition() },
+  { name: "AlwaysPullImages", defaultOn: false, build: () => alwaysPullImages() },
   { name: "ImagePolicyWebhook", defaultOn: false, build: (c) => imagePolicyWebhook(c) },
+  { name: "PodSecurity", defaultOn: true, build: (c) => podSecurity(c) },
+  { name: "PodNodeSelector", defaultOn: false, build: (c) => podNodeSelector(c) },
+  { name: "Priority", defaultOn: true, build: (c) => priority(c.resources) },
+  {
+    name: "DefaultTolerationSeconds",
+    defaultOn: true,
+    build: (c) => defaultTolerationSeconds(c.defaultTolerationSeconds),
+  },
+  { name: "PodTolerationRestriction", defaultOn: false, build: (c) => podTolerationRestriction(c) },
   { name: "EventRateLimit", defaultOn: false, build: (c) => eventRateLimit(c) },
+  { name: "ExtendedResourceToleration", defaultOn: false, build: () => extendedResourceToleration() },
+  { name: "DefaultStorageClass", defaultOn: true, build: (c) => defaultStorageClass(c.resources) },
+  { name: "StorageObjectInUseProtection", defaultOn: true, build: () => storageObjectInUseProtection() },
+  {
+    name: "OwnerReferencesPermissionEnforcement",
+    defaultOn: false,
+    build: (c) => ownerReferencesPermissionEnforcement(c.resources.kinds, c.authorizer),
+  },
+  { name: "PersistentVolumeClaimResize", defaultOn: true, build: (c) => persistentVolumeClaimResize(c.resources) },
+  { name: "RuntimeClass", defaultOn: true, build: (c) => runtimeClass(c.resources) },
+  { name: "CertificateApproval", defaultOn: true, build: (c) => certificateApproval(c) },
+  { name: "CertificateSigning", defaultOn: true, build: (c) => certificateSigning(c) },
+  { name: "ClusterTrustBundleAttest", defaultOn: true, build: (c) => clusterTrustBundleAttest(c) },
+  { name: "CertificateSubjectRestriction", defaultOn: true, build: () => certificateSubjectRestriction() },
+  { name: "DefaultIngressClass", defaultOn: true, build: (c) => defaultIngressClass(c.resources) },
+  { name: "DenyServiceExternalIPs", defaultOn: false, build: () => denyServiceExternalIPs() },
+  { name: "PodTopologyLabels", defaultOn: true, build: (c) => podTopologyLabels(c.resources) },
+  { name: "NodeDeclaredFeatureValidator", defaultOn: true, build: (c) => nodeDeclaredFeatureValidator(c.resources) },
+  { name: "PodResizeValidator", defaultOn: true, build: (c) => podResizeValidator(c.resources) },
   {
     name: "MutatingAdmissionPolicy",
     defaultOn: true,
@@ -68,6 +129,7 @@ const plugins: readonly PluginEntry[] = [
     build: (c) =>
       c.resources.kinds.servesBuiltin("admissionregistration.k8s.io", "v1") ? validatingAdmissionWebhook(c) : undefined,
   },
+  { name: "ResourceQuota", defaultOn: true, build: (c) => resourceQuota(c) },
   { name: "AlwaysDeny", defaultOn: false, build: () => alwaysDeny() },
 ];
 
@@ -89,6 +151,10 @@ export interface AdmissionOptions {
   admissionControl?: readonly string[];
   /** `--admission-control-config-file`: an AdmissionConfiguration with the plugins' configurations. */
   configFile?: string;
+  /** `--default-not-ready-toleration-seconds`: DefaultTolerationSeconds' not-ready toleration; default 300. */
+  defaultNotReadyTolerationSeconds?: number;
+  /** `--default-unreachable-toleration-seconds`: DefaultTolerationSeconds' unreachable toleration; default 300. */
+  defaultUnreachableTolerationSeconds?: number;
 }
 
 /** Go's utilerrors aggregate: one error as itself, several in brackets. */
@@ -169,7 +235,8 @@ export function admissionChain(
     try {
       plugin = entry.build({ ...context, config: configuration.get(entry.name) });
     } catch (error) {
-      throw new Error(`couldn't init admission plugin "${entry.name}": ${(error as Error).message}`);
+      const step = error instanceof PluginInitializationError ? "failed to initialize" : "couldn't init";
+      throw new Error(`${step} admission plugin "${entry.name}": ${(error as Error).message}`);
     }
     if (plugin !== undefined) chain.push(measured(plugin, context.metrics));
   }

@@ -4,6 +4,7 @@
 
 import type { UserInfo } from "../access/user-info.js";
 import type { KubeObject } from "../object/kube-object.js";
+import type { GroupVersionKind } from "../registry/kind-record.js";
 import type { ServedKind } from "../registry/served-kind.js";
 
 export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
@@ -40,6 +41,11 @@ export interface AdmissionAttributes {
   namespace: string | undefined;
   name: string;
   subresource: string | undefined;
+  /**
+   * kube's GetKind() where a subresource takes another kind than its resource's (pods/eviction: policy/v1
+   * Eviction; pods/exec: v1 PodExecOptions); `kind` then still names the resource.
+   */
+  subresourceKind?: GroupVersionKind;
   /** The new object (absent for DELETE); mutating plugins may change it in place or replace it. */
   object?: KubeObject;
   oldObject?: KubeObject;
@@ -52,6 +58,11 @@ export interface AdmissionAttributes {
 /** Whether the request is about a Namespace itself (namespace selectors then read its own labels). */
 export function isNamespaceRequest(a: Pick<AdmissionAttributes, "kind">): boolean {
   return a.kind.group === "" && a.kind.resource.plural === "namespaces";
+}
+
+/** The kind of the request's object: the subresource's own kind, else the resource's. */
+export function objectKindOf(a: Pick<AdmissionAttributes, "kind" | "subresourceKind">): GroupVersionKind {
+  return a.subresourceKind ?? { group: a.kind.group, version: a.kind.version, kind: a.kind.kind };
 }
 
 const optionsKinds: Record<Operation, string | undefined> = {

@@ -5,6 +5,7 @@ import type { RbacIndex } from "../authz/rbac/rbac-index.js";
 import type { ErrorLog } from "../http/write-error.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import type { AdmissionMetrics } from "./admission-metrics.js";
+import type { DefaultTolerationSeconds } from "./pod-plugins/default-toleration-seconds.js";
 
 /**
  * One plugin's entry of the AdmissionConfiguration: its configuration document as text (YAML or JSON; an
@@ -26,4 +27,12 @@ export interface AdmissionPluginContext {
   config: PluginConfig | undefined;
   metrics: AdmissionMetrics;
   log: ErrorLog;
+  /** `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds` (kube: 300 each). */
+  defaultTolerationSeconds?: DefaultTolerationSeconds;
 }
+
+/**
+ * A plugin built but found not ready (kube's ValidateInitialization): the start fails with "failed to
+ * initialize admission plugin" rather than the factory's "couldn't init admission plugin".
+ */
+export class PluginInitializationError extends Error {}

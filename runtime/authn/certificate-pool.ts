@@ -6,7 +6,8 @@
 // only check a client certificate gets.
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { children } from "../http/der.js";
+import { children, contentOf, decodeOid } from "../http/der.js";
+import { nameAttributes, type SubjectAttribute } from "../http/x509-name.js";
 
 /** Extended key usage `id-kp-clientAuth`, which kube asks of every client certificate. */
 export const clientAuthUsage = "1.3.6.1.5.5.7.3.2";
@@ -15,12 +16,6 @@ const anyExtendedKeyUsage = "2.5.29.37.0";
 const keyCertSign = 1 << 5;
 /** Go gives up a chain search after this many signature checks. */
 const maxSignatureChecks = 100;
-
-export interface SubjectAttribute {
-  type: string;
-  /** The value of a string-typed attribute; undefined for other types. */
-  value: string | undefined;
-}
 
 /** What verification and the mapping to a user read of a certificate, from its DER. */
 export interface CertificateFields {
@@ -48,24 +43,6 @@ interface Element {
   encoded: Buffer;
 }
 
-function contentOf(encoded: Buffer): Buffer {
-  const first = encoded[1] ?? 0;
-  return encoded.subarray(first < 0x80 ? 2 : 2 + (first & 0x7f));
-}
-
-function decodeOid(content: Buffer): string {
-  const arcs: number[] = [];
-  let value = 0;
-  for (const byte of content) {
-    value = value * 128 + (byte & 0x7f);
-    if (byte & 0x80) continue;
-    if (arcs.length === 0) arcs.push(value < 80 ? Math.floor(value / 40) : 2, value < 80 ? value % 40 : value - 80);
-    else arcs.push(value);
-    value = 0;
-  }
-  return arcs.join(".");
-}
-
 function decodeInteger(content: Buffer): bigint {
   return content.length === 0 ? 0n : BigInt(`0x${content.toString("hex")}`);
 }
@@ -75,36 +52,6 @@ function decodeTime(element: Element): Date {
   const full = element.tag === 0x17 ? `${Number(text.slice(0, 2)) < 50 ? "20" : "19"}${text}` : text;
   const [, year, month, day, hour, minute, second] = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})/.exec(full) ?? [];
   return new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
-}
-
-/** The ASN.1 string types Go's x509 parser reads as strings. */
-function decodeString(element: Element): string | undefined {
-  const content = contentOf(element.encoded);
-  switch (element.tag) {
-    case 0x0c: // UTF8String
-    case 0x12: // NumericString
-    case 0x13: // PrintableString
-    case 0x16: // IA5String
-      return content.toString("utf8");
-    case 0x14: // T61String
-      return content.toString("latin1");
-    case 0x1e: // BMPString (UTF-16, big-endian)
-      return content.length % 2 === 0 ? Buffer.from(content).swap16().toString("utf16le") : undefined;
-    default:
-      return undefined;
-  }
-}
-
-function nameAttributes(name: Buffer): SubjectAttribute[] {
-  return children(name).flatMap((relativeName) =>
-    children(relativeName.encoded).map((attribute) => {
-      const [type, value] = children(attribute.encoded);
-      return {
-        type: type === undefined ? "" : decodeOid(contentOf(type.encoded)),
-        value: value === undefined ? undefined : decodeString(value),
-      };
-    }),
-  );
 }
 
 /** Key usage bits as Go numbers them (bit i of the BIT STRING, most significant first, is 1 << i). */

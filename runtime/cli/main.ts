@@ -27,6 +27,7 @@ commands:
     --min-request-timeout N   watches without timeoutSeconds last N to 2N seconds (default 1800)
     --shutdown-delay-duration D  keep serving D after /readyz fails on SIGTERM (default 0s)
     --v N                     4 or more: debug lines on stderr
+    --allow-privileged        pods may have privileged containers (default false)
     authentication (docs/authentication.md):
       --anonymous-auth, --client-ca-file, --token-auth-file, --enable-bootstrap-token-auth,
       --authentication-config, --requestheader-client-ca-file, --requestheader-allowed-names,

@@ -44,6 +44,8 @@ const stringFlags = [
   "min-request-timeout",
   "shutdown-delay-duration",
   "admission-control-config-file",
+  "default-not-ready-toleration-seconds",
+  "default-unreachable-toleration-seconds",
   "service-cluster-ip-range",
   "service-node-port-range",
   "advertise-address",
@@ -67,6 +69,7 @@ const listFlags = [
 
 /** Booleans that take `=true` or `=false` as pflag's do. */
 const booleanFlags = [
+  "allow-privileged",
   "anonymous-auth",
   "enable-bootstrap-token-auth",
   "service-account-extend-token-expiration",
@@ -137,6 +140,15 @@ function admission(v: Values): AdmissionOptions | undefined {
   const control = list(v["admission-control"]);
   if (control !== undefined) options.admissionControl = control;
   if (v["admission-control-config-file"] !== undefined) options.configFile = v["admission-control-config-file"];
+  // pflag Int64 flags: any whole number, negative ones included.
+  const notReady = int("default-not-ready-toleration-seconds", v["default-not-ready-toleration-seconds"], -(2 ** 63));
+  if (notReady !== undefined) options.defaultNotReadyTolerationSeconds = notReady;
+  const unreachable = int(
+    "default-unreachable-toleration-seconds",
+    v["default-unreachable-toleration-seconds"],
+    -(2 ** 63),
+  );
+  if (unreachable !== undefined) options.defaultUnreachableTolerationSeconds = unreachable;
   return Object.keys(options).length === 0 ? undefined : options;
 }
 
@@ -233,6 +245,7 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
   const limits = requestLimits(values);
   const verbosity = int("v", values.v);
   const admissionFlags = admission(values);
+  const allowPrivileged = bool("allow-privileged", values["allow-privileged"]);
   return {
     securePort: port,
     bindAddress: values["bind-address"] ?? "127.0.0.1",
@@ -247,6 +260,7 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
     ...(values["runtime-config"] === undefined ? {} : { runtimeConfig: parseRuntimeConfig(values["runtime-config"]) }),
     ...(limits === undefined ? {} : { limits }),
     ...(admissionFlags === undefined ? {} : { admission: admissionFlags }),
+    ...(allowPrivileged === undefined ? {} : { allowPrivileged }),
     ...(verbosity === undefined ? {} : { verbosity }),
     ...serviceNetworkFlags(values),
   };

@@ -16,7 +16,8 @@ import type { LabelSelector } from "../selection/label-selector.js";
 import { type LabelSelectorObject, labelSelectorFromObject } from "../selection/label-selector-object.js";
 import { statusCode } from "./api-errors.js";
 import type { ControllerContext } from "./controller-context.js";
-import { followObjects } from "./follow-objects.js";
+import { getExisting, updateExisting } from "./existing-objects.js";
+import { followObjects, trackKnown } from "./follow-objects.js";
 import { updateWithRetry } from "./update-with-retry.js";
 import { WorkQueue } from "./work-queue.js";
 
@@ -224,12 +225,7 @@ export class DisruptionController {
       followObjects(
         this.api,
         { kind: budgets },
-        (event) => {
-          const budget = event.object as BudgetShape;
-          if (event.type === "DELETED") this.known.delete(keyOf(budget));
-          else this.known.set(keyOf(budget), budget);
-          this.queue.add(keyOf(budget));
-        },
+        trackKnown(this.known, (key) => this.queue.add(key)),
         follow,
       ),
       followObjects(
@@ -268,13 +264,8 @@ export class DisruptionController {
   private async sync(key: string): Promise<undefined> {
     const [namespace, budgetName] = key.split("/") as [string, string];
     const target = { kind: budgets, namespace, name: budgetName };
-    let budget: BudgetShape;
-    try {
-      budget = (await this.api.get(target)).object as BudgetShape;
-    } catch (error) {
-      if (statusCode(error) === 404) return undefined;
-      throw error;
-    }
+    const budget = (await getExisting(this.api, target)) as BudgetShape | undefined;
+    if (budget === undefined) return undefined;
     try {
       await this.trySync(budget);
     } catch (error) {
@@ -352,13 +343,8 @@ export class DisruptionController {
 
   /** The object `ref` names in `kind`, when it still is that object (same uid). */
   private async owner(kind: ServedKind, ref: OwnerReference, namespace: string): Promise<KubeObject | undefined> {
-    try {
-      const { object } = await this.api.get({ kind, namespace, name: ref.name ?? "" });
-      return metaOf(object).uid === ref.uid ? object : undefined;
-    } catch (error) {
-      if (statusCode(error) === 404) return undefined;
-      throw error;
-    }
+    const object = await getExisting(this.api, { kind, namespace, name: ref.name ?? "" });
+    return object !== undefined && metaOf(object).uid === ref.uid ? object : undefined;
   }
 
   private static replicasOf(object: KubeObject): Scale {
@@ -510,11 +496,7 @@ export class DisruptionController {
   private async putStatus(budget: BudgetShape, status: BudgetStatus): Promise<void> {
     const meta = metaOf(budget);
     const target = { kind: budgets, namespace: meta.namespace, name: meta.name, subresource: "status" };
-    try {
-      await this.api.update(target, { ...structuredClone(budget), status } as KubeObject);
-    } catch (error) {
-      if (statusCode(error) !== 404) throw error;
-    }
+    await updateExisting(this.api, target, { ...structuredClone(budget), status } as KubeObject);
   }
 
   /** How long until the pod's DisruptionTarget condition is stale; undefined when it has none to clear. */

@@ -61,3 +61,17 @@ export async function followObjects(
     }
   }
 }
+
+/**
+ * A handler that keeps `known` as the followed objects by `<namespace>/<name>` and passes each key on: for
+ * controllers that look among the objects they follow for the ones another object's change concerns.
+ */
+export function trackKnown<T>(known: Map<string, T>, onKey: (key: string) => void): (event: ObjectEvent) => void {
+  return (event) => {
+    const meta = (event.object.metadata ?? {}) as { namespace?: string; name?: string };
+    const key = `${meta.namespace}/${meta.name}`;
+    if (event.type === "DELETED") known.delete(key);
+    else known.set(key, event.object as T);
+    onKey(key);
+  };
+}

@@ -10,25 +10,26 @@
 // Every decision reads the objects involved again through the ResourceApi first, as kube's GC does a
 // live lookup, so a lagging graph never deletes an object whose owner exists.
 
+import type { OwnerReference } from "../../generated/meta/v1/types.js";
 import type { KubeObject } from "../object/kube-object.js";
 import type { KindRegistry } from "../registry/kind-registry.js";
 import type { ServedKind } from "../registry/served-kind.js";
 import { foregroundFinalizer, orphanFinalizer, type PropagationPolicy } from "../resources/delete-object.js";
 import type { ResourceApi, Target } from "../resources/resource-api.js";
-import { statusCode } from "./api-errors.js";
+import { outcomeOfWriteFailure, statusCode } from "./api-errors.js";
 import type { ControllerContext } from "./controller-context.js";
+import { getExisting } from "./existing-objects.js";
 import {
   deletingDependents,
   type GraphNode,
   nodeOf,
   OwnerGraph,
-  type OwnerReference,
   orphaningDependents,
   ownerReferencesOf,
 } from "./owner-graph.js";
-import { followRegistry, type StoredObject } from "./registry-feed.js";
+import { type FeedHandlers, followRegistry, type StoredObject } from "./registry-feed.js";
 import { updateWithRetry } from "./update-with-retry.js";
-import { retryLater, WorkQueue } from "./work-queue.js";
+import { type retryLater, WorkQueue } from "./work-queue.js";
 
 type Work = `delete/${string}` | `orphan/${string}`;
 
@@ -97,7 +98,7 @@ function unblockOwners(obj: KubeObject): boolean {
   return true;
 }
 
-export class GarbageCollector {
+export class GarbageCollector implements FeedHandlers {
   private readonly graph = new OwnerGraph();
   private readonly queue: WorkQueue<Work>;
 
@@ -110,16 +111,7 @@ export class GarbageCollector {
 
   /** Follows the store until the signal aborts, then waits for the work under way. */
   async run(): Promise<void> {
-    await followRegistry(
-      this.api.context.store,
-      this.api.kinds,
-      {
-        reset: (objects) => this.reset(objects),
-        put: (object) => this.put(object),
-        remove: (key) => this.remove(key),
-      },
-      this.options,
-    );
+    await followRegistry(this.api.context.store, this.api.kinds, this, this.options);
     await this.queue.stop();
   }
 
@@ -127,7 +119,7 @@ export class GarbageCollector {
     this.queue.add(`delete/${uid}`);
   }
 
-  private reset(objects: StoredObject[]): void {
+  reset(objects: StoredObject[]): void {
     this.graph.clear();
     for (const object of objects) {
       const node = nodeOf(object);
@@ -152,7 +144,7 @@ export class GarbageCollector {
     return owner.namespace !== undefined && owner.namespace !== dependent.namespace;
   }
 
-  private put(object: StoredObject): void {
+  put(object: StoredObject): void {
     const node = nodeOf(object);
     if (node === undefined) return;
     const previous = this.graph.set(node);
@@ -177,7 +169,7 @@ export class GarbageCollector {
     }
   }
 
-  private remove(key: string): void {
+  remove(key: string): void {
     const node = this.graph.removeKey(key);
     if (node === undefined) return;
     for (const dep of this.graph.dependentsOf(node.uid)) this.enqueueDelete(dep.uid);
@@ -195,13 +187,8 @@ export class GarbageCollector {
 
   /** The object as stored now, or undefined when it is gone or another object took its name. */
   private async latest(node: GraphNode): Promise<KubeObject | undefined> {
-    try {
-      const { object } = await this.api.get(targetOf(node));
-      return metaOf(object).uid === node.uid ? object : undefined;
-    } catch (error) {
-      if (statusCode(error) === 404) return undefined;
-      throw error;
-    }
+    const object = await getExisting(this.api, targetOf(node));
+    return object !== undefined && metaOf(object).uid === node.uid ? object : undefined;
   }
 
   private async attemptToDelete(uid: string): Promise<typeof retryLater | undefined> {
@@ -286,11 +273,8 @@ export class GarbageCollector {
         propagationPolicy,
       });
     } catch (error) {
-      const code = statusCode(error);
-      if (code === 404) return undefined;
-      // The object changed since it was classified: look again.
-      if (code === 409) return retryLater;
-      throw error;
+      // A conflict: the object changed since it was classified, so it is looked at again.
+      return outcomeOfWriteFailure(error);
     }
     return undefined;
   }

@@ -2,18 +2,10 @@
 // state, and for each owner uid the uids of its dependents. An owner uid with dependents but no object
 // is kube's "virtual" node: an owner not (or no longer) seen, whose dependents must be checked.
 
+import type { OwnerReference } from "../../generated/meta/v1/types.js";
 import type { ServedKind } from "../registry/served-kind.js";
 import { foregroundFinalizer, orphanFinalizer } from "../resources/delete-object.js";
 import type { StoredObject } from "./registry-feed.js";
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
 
 export interface GraphNode {
   uid: string;

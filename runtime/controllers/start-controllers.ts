@@ -3,22 +3,36 @@
 // instance). Controllers never throw: failures are logged and retried with backoff until stop().
 
 import { setMaxListeners } from "node:events";
+import type { Authorizer } from "../access/authorizer.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import { ApiserverIdentityLease } from "./apiserver-identity-lease.js";
 import { BootstrapSigner } from "./bootstrap-signer.js";
+import { CsrApprovingController } from "./certificates/csr-approver.js";
+import { CsrSigningController } from "./certificates/csr-signing-controller.js";
+import type { SigningCa } from "./certificates/issue-certificate.js";
 import { ClusterRoleAggregationController } from "./cluster-role-aggregation.js";
+import type { ControllerContext } from "./controller-context.js";
 import { controllerEnabled, defaultControllers, knownControllers } from "./controller-selection.js";
 import { DisruptionController } from "./disruption-controller.js";
 import { FlowControlBootstrap } from "./flow-control-bootstrap.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { PolicyTypeCheckingController } from "./policy-type-checking.js";
+import { PvProtectionController } from "./pv-protection.js";
+import { PvcProtectionController } from "./pvc-protection.js";
+import { ResourceQuotaController } from "./resource-quota-controller.js";
 import { RootCaPublisher } from "./root-ca-publisher.js";
 import { ServiceAccountController } from "./service-account-controller.js";
 import { type ServiceNetworkControllerOptions, startServiceNetworkControllers } from "./service-network-controllers.js";
 import { SystemNamespaces } from "./system-namespaces.js";
 import { ensureSystemPriorityClasses } from "./system-priority-classes.js";
 import { TokenCleaner } from "./token-cleaner.js";
+import { VacProtectionController } from "./vac-protection.js";
+import { CronJobController } from "./workloads/cronjob-controller.js";
+import { DeploymentController } from "./workloads/deployment-controller.js";
+import { JobController } from "./workloads/job-controller.js";
+import { replicaSetController } from "./workloads/replicaset-controller.js";
+import { replicationController } from "./workloads/replication-controller.js";
 
 /**
  * Per-controller overrides: false turns one off, true on; unset leaves it to the `--controllers` list
@@ -48,10 +62,32 @@ export interface ControllerSwitches {
   bootstrapSigner?: boolean;
   /** Deletes expired bootstrap token Secrets. */
   tokenCleaner?: boolean;
+  /** Signs approved CertificateSigningRequests of the in-tree signers; runs only with a signing CA. */
+  csrSigning?: boolean;
+  /** Approves kubelet client CertificateSigningRequests whose requester may; runs only with an authorizer. */
+  csrApproving?: boolean;
   /** The status of PodDisruptionBudgets, and stale DisruptionTarget pod conditions. */
   disruption?: boolean;
+  /** ReplicaSets' pods and status (runtime/controllers/workloads/). */
+  replicaSets?: boolean;
+  /** ReplicationControllers' pods and status. */
+  replicationControllers?: boolean;
+  /** Deployments' ReplicaSets, rollouts and status. */
+  deployments?: boolean;
+  /** Jobs' pods, completion and status. */
+  jobs?: boolean;
+  /** CronJobs' scheduled Jobs and status. */
+  cronJobs?: boolean;
+  /** ResourceQuota status: hard from spec, used from what each namespace holds. */
+  resourceQuota?: boolean;
   /** Type-checks ValidatingAdmissionPolicies and writes the result to their status. */
   validatingAdmissionPolicyStatus?: boolean;
+  /** Removes a deleted PersistentVolumeClaim's `kubernetes.io/pvc-protection` finalizer once no scheduled pod uses it. */
+  pvcProtection?: boolean;
+  /** Removes a deleted PersistentVolume's `kubernetes.io/pv-protection` finalizer once it is not Bound. */
+  pvProtection?: boolean;
+  /** Removes a deleted VolumeAttributesClass's `kubernetes.io/vac-protection` finalizer once nothing names it. */
+  vacProtection?: boolean;
 }
 
 /** kube-apiserver's own controllers: on unless switched off, whatever `--controllers` says. */
@@ -72,13 +108,28 @@ const controllerNames: Record<Exclude<keyof ControllerSwitches, (typeof apiserve
   clusterRoleAggregation: "clusterrole-aggregation-controller",
   bootstrapSigner: "bootstrap-signer-controller",
   tokenCleaner: "token-cleaner-controller",
+  csrSigning: "certificatesigningrequest-signing-controller",
+  csrApproving: "certificatesigningrequest-approving-controller",
   disruption: "disruption-controller",
+  replicaSets: "replicaset-controller",
+  replicationControllers: "replicationcontroller-controller",
+  deployments: "deployment-controller",
+  jobs: "job-controller",
+  cronJobs: "cronjob-controller",
+  resourceQuota: "resourcequota-controller",
   validatingAdmissionPolicyStatus: "validatingadmissionpolicy-status-controller",
+  pvcProtection: "persistentvolumeclaim-protection-controller",
+  pvProtection: "persistentvolume-protection-controller",
+  vacProtection: "volumeattributesclass-protection-controller",
 };
 
 export interface StartControllersOptions {
   /** PEM of the CA that signed the serving certificate, published as `ca.crt`. */
   caCert?: string;
+  /** The CA that signs approved CertificateSigningRequests (kube-controller-manager's cluster signing CA). */
+  signingCa?: SigningCa;
+  /** The server's authorizer, for controllers that ask it as kube's ask SubjectAccessReviews (csrapproving). */
+  authorizer?: () => Authorizer;
   /** The server's URL as clients reach it (the `cluster-info` kubeconfig); the bootstrap signer needs it. */
   server?: string;
   log: (message: string, error: unknown) => void;
@@ -101,6 +152,86 @@ export interface RunningControllers {
   /** Stops every controller and waits for the work under way; call it before closing the ResourceApi. */
   stop(): Promise<void>;
 }
+
+/** A controller that runs until the context's signal aborts. */
+interface Runnable {
+  run(): Promise<void>;
+}
+
+type Build = (api: ResourceApi, context: ControllerContext, options: StartControllersOptions) => Runnable | undefined;
+
+/** The build of a controller that needs only the api and the context. */
+const plain =
+  (Controller: new (api: ResourceApi, context: ControllerContext) => Runnable): Build =>
+  (api, context) =>
+    new Controller(api, context);
+
+/**
+ * The controllers started alike, in start order: each under its switch, when the group/version it needs is
+ * served, and when it can be built (undefined when an option it needs is missing); a failure is logged
+ * under its name.
+ */
+const runningControllers: readonly {
+  switch: keyof ControllerSwitches;
+  name: string;
+  serves?: readonly [group: string, version: string];
+  build: Build;
+}[] = [
+  { switch: "garbageCollector", name: "garbage collector", build: plain(GarbageCollector) },
+  { switch: "namespaces", name: "namespace controller", build: plain(NamespaceController) },
+  { switch: "serviceAccounts", name: "service account controller", build: plain(ServiceAccountController) },
+  {
+    switch: "rootCa",
+    name: "root CA certificate publisher",
+    build: (api, context, { caCert }) => (caCert === undefined ? undefined : new RootCaPublisher(api, caCert, context)),
+  },
+  {
+    switch: "clusterRoleAggregation",
+    name: "clusterrole aggregation controller",
+    build: plain(ClusterRoleAggregationController),
+  },
+  {
+    switch: "validatingAdmissionPolicyStatus",
+    name: "validatingadmissionpolicy status controller",
+    build: plain(PolicyTypeCheckingController),
+  },
+  { switch: "disruption", name: "disruption controller", serves: ["policy", "v1"], build: plain(DisruptionController) },
+  { switch: "resourceQuota", name: "resourcequota controller", build: plain(ResourceQuotaController) },
+  { switch: "pvcProtection", name: "pvc protection controller", build: plain(PvcProtectionController) },
+  { switch: "pvProtection", name: "pv protection controller", build: plain(PvProtectionController) },
+  {
+    switch: "vacProtection",
+    name: "vac protection controller",
+    serves: ["storage.k8s.io", "v1"],
+    build: plain(VacProtectionController),
+  },
+  {
+    switch: "csrSigning",
+    name: "csr signing controller",
+    serves: ["certificates.k8s.io", "v1"],
+    build: (api, context, { signingCa }) =>
+      signingCa === undefined ? undefined : new CsrSigningController(api, { ca: signingCa }, context),
+  },
+  {
+    switch: "csrApproving",
+    name: "csr approving controller",
+    serves: ["certificates.k8s.io", "v1"],
+    build: (api, context, { authorizer }) =>
+      authorizer === undefined ? undefined : new CsrApprovingController(api, { authorizer }, context),
+  },
+  { switch: "replicaSets", name: "replicaset controller", serves: ["apps", "v1"], build: replicaSetController },
+  { switch: "replicationControllers", name: "replicationcontroller controller", build: replicationController },
+  { switch: "deployments", name: "deployment controller", serves: ["apps", "v1"], build: plain(DeploymentController) },
+  { switch: "jobs", name: "job controller", serves: ["batch", "v1"], build: plain(JobController) },
+  { switch: "cronJobs", name: "cronjob controller", serves: ["batch", "v1"], build: plain(CronJobController) },
+  { switch: "tokenCleaner", name: "token cleaner", build: plain(TokenCleaner) },
+  {
+    switch: "bootstrapSigner",
+    name: "bootstrap signer",
+    build: (api, context, { caCert, server }) =>
+      caCert === undefined || server === undefined ? undefined : new BootstrapSigner(api, { server, caCert }, context),
+  },
+];
 
 export function startControllers(api: ResourceApi, options: StartControllersOptions): RunningControllers {
   const enabled = options.enabled ?? {};
@@ -162,42 +293,11 @@ export function startControllers(api: ResourceApi, options: StartControllersOpti
     const runner = { context, namespacesReady: ready, postStartHook, start };
     startServiceNetworkControllers(api, options.serviceNetwork, runner);
   }
-  if (on("garbageCollector")) {
-    const gc = new GarbageCollector(api, context);
-    start("garbage collector", () => gc.run());
-  }
-  if (on("namespaces")) {
-    const namespaces = new NamespaceController(api, context);
-    start("namespace controller", () => namespaces.run());
-  }
-  if (on("serviceAccounts")) {
-    const serviceAccounts = new ServiceAccountController(api, context);
-    start("service account controller", () => serviceAccounts.run());
-  }
-  if (on("rootCa") && options.caCert !== undefined) {
-    const publisher = new RootCaPublisher(api, options.caCert, context);
-    start("root CA certificate publisher", () => publisher.run());
-  }
-
-  if (on("clusterRoleAggregation")) {
-    const aggregation = new ClusterRoleAggregationController(api, context);
-    start("clusterrole aggregation controller", () => aggregation.run());
-  }
-  if (on("validatingAdmissionPolicyStatus")) {
-    const typeChecking = new PolicyTypeCheckingController(api, context);
-    start("validatingadmissionpolicy status controller", () => typeChecking.run());
-  }
-  if (on("disruption") && api.kinds.servesBuiltin("policy", "v1")) {
-    const disruption = new DisruptionController(api, context);
-    start("disruption controller", () => disruption.run());
-  }
-  if (on("tokenCleaner")) {
-    const cleaner = new TokenCleaner(api, context);
-    start("token cleaner", () => cleaner.run());
-  }
-  if (on("bootstrapSigner") && options.caCert !== undefined && options.server !== undefined) {
-    const signer = new BootstrapSigner(api, { server: options.server, caCert: options.caCert }, context);
-    start("bootstrap signer", () => signer.run());
+  for (const controller of runningControllers) {
+    if (!on(controller.switch)) continue;
+    if (controller.serves !== undefined && !api.kinds.servesBuiltin(...controller.serves)) continue;
+    const running = controller.build(api, context, options);
+    if (running !== undefined) start(controller.name, () => running.run());
   }
 
   return {

@@ -1,6 +1,7 @@
 // A controller's work queue, as client-go's rate-limited workqueue: a key waits at most once, is never
 // handled by two workers at a time (a key added while it is handled runs again afterwards), and a key
-// whose handling fails or asks to come back is retried with per-key exponential backoff.
+// whose handling fails or asks to come back is retried with per-key exponential backoff; a key can also be
+// added after a delay (a deadline to look at again).
 import { Backoff, type BackoffPolicy } from "../../sdk/backoff.js";
 
 /** What a handler says when it is not finished: come back later without counting it as an error. */
@@ -19,6 +20,9 @@ export interface WorkQueueOptions {
   maxDelayMs?: number;
 }
 
+/** The longest delay setTimeout honours (2^31 - 1 ms, about 24.8 days). */
+const maxTimeoutMs = 2 ** 31 - 1;
+
 export class WorkQueue<K> {
   private pending: K[] = [];
   private pendingAt = 0;
@@ -26,6 +30,7 @@ export class WorkQueue<K> {
   private readonly handling = new Set<K>();
   private readonly backoffs = new Map<K, Backoff>();
   private readonly timers = new Map<K, NodeJS.Timeout>();
+  private readonly delayed = new Set<NodeJS.Timeout>();
   private active = 0;
   private stopped = false;
   private idle: (() => void) | undefined;
@@ -66,11 +71,28 @@ export class WorkQueue<K> {
     this.timers.set(key, timer);
   }
 
+  /** client-go's AddAfter: adds the key once `ms` have passed, each call on its own timer. */
+  addAfter(key: K, ms: number): void {
+    if (this.stopped) return;
+    // Capped, since Node fires a longer timeout at once; a capped key comes back early and is asked for again.
+    const timer = setTimeout(
+      () => {
+        this.delayed.delete(timer);
+        this.add(key);
+      },
+      Math.min(ms, maxTimeoutMs),
+    );
+    timer.unref();
+    this.delayed.add(timer);
+  }
+
   /** Drops what waits and resolves once the keys being handled are done. */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    for (const timer of this.delayed) clearTimeout(timer);
+    this.delayed.clear();
     this.pending = [];
     this.pendingAt = 0;
     this.waiting.clear();

@@ -10,6 +10,7 @@ import type { Target } from "../resources/resource-api.js";
 import { checkNamespace, checkTypeMeta } from "../resources/type-meta.js";
 import type { RequestContext } from "../server/context.js";
 import { type ConnectHook, type HookRequest, requestHooksOf } from "../strategies/hook-request.js";
+import { admitHookCreate } from "./hook-admission.js";
 import { headersFor, responseFormat, sendObject } from "./object-response.js";
 import { patchResource } from "./patch-handler.js";
 import { getResource } from "./read-handlers.js";
@@ -42,7 +43,8 @@ export async function answerCreate(ctx: RequestContext, target: Target): Promise
   const { object, warnings } = readRequestObject(ctx, target.kind, query.fieldValidation);
   checkTypeMeta(object, target.kind);
   checkNamespace(object, target.kind, target.namespace);
-  const answered = await answer(object, hookRequest(ctx, target, query.dryRun));
+  const admitted = await admitHookCreate(ctx, target, object, query.dryRun);
+  const answered = await answer(admitted, hookRequest(ctx, target, query.dryRun));
   sendObject(ctx, format, 201, target.kind, answered, { warnings });
   return true;
 }
@@ -68,7 +70,9 @@ export async function serveWithHook(ctx: RequestContext, target: Target, verb: s
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
   const { object, warnings } = readRequestObject(ctx, kind, query.fieldValidation);
-  const answered = await hook(object, hookRequest(ctx, target, query.dryRun));
+  const subresourceKind = { group: kind.group, version: kind.version, kind: kind.kind };
+  const admitted = await admitHookCreate(ctx, target, object, query.dryRun, subresourceKind);
+  const answered = await hook(admitted, hookRequest(ctx, target, query.dryRun));
   sendObject(ctx, format, 201, target.kind, answered, { warnings });
 }
 

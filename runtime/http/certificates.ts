@@ -16,6 +16,7 @@ import {
   boolean,
   children,
   contextTag,
+  extension,
   integer,
   octetString,
   oid,
@@ -58,10 +59,6 @@ function name(commonName: string, organizations: readonly string[] = []): Buffer
     ...organizations.map((o) => set(sequence(oid("2.5.4.10"), utf8String(o)))),
     set(sequence(oid("2.5.4.3"), utf8String(commonName))),
   );
-}
-
-function extension(id: string, critical: boolean, value: Buffer): Buffer {
-  return critical ? sequence(oid(id), boolean(true), octetString(value)) : sequence(oid(id), octetString(value));
 }
 
 /** KeyUsage bits are numbered from the most significant bit; DER drops the trailing zero bits. */
@@ -138,7 +135,8 @@ function issue(
   return { der: sequence(tbs, algorithm, bitString(signature)), key: privateKey, keyId: ownKeyId };
 }
 
-function pem(der: Buffer): string {
+/** A DER certificate as a PEM CERTIFICATE block, 64 base64 characters a line. */
+export function certificatePem(der: Buffer): string {
   const lines = der.toString("base64").match(/.{1,64}/g) ?? [];
   return `-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`;
 }
@@ -173,8 +171,8 @@ export function createServingCertificates(names: ServingNames, now = new Date())
     now,
   );
   return {
-    caCert: pem(ca.der),
-    cert: pem(serving.der),
+    caCert: certificatePem(ca.der),
+    cert: certificatePem(serving.der),
     key: serving.key.export({ type: "pkcs8", format: "pem" }).toString(),
     caKey: ca.key.export({ type: "pkcs8", format: "pem" }).toString(),
   };
@@ -217,5 +215,5 @@ export function issueClientCertificate(
     now,
     year,
   );
-  return { cert: pem(client.der), key: client.key.export({ type: "pkcs8", format: "pem" }).toString() };
+  return { cert: certificatePem(client.der), key: client.key.export({ type: "pkcs8", format: "pem" }).toString() };
 }

@@ -1,4 +1,5 @@
-// The few DER encodings an X.509 certificate needs (ITU-T X.690); node:crypto signs but cannot build one.
+// The few DER encodings an X.509 certificate needs (ITU-T X.690), and the readings that take one apart;
+// node:crypto signs but can neither build nor walk one.
 
 function length(n: number): Buffer {
   if (n < 0x80) return Buffer.from([n]);
@@ -72,6 +73,11 @@ export function contextTag(n: number, content: Buffer, constructed: boolean): Bu
   return tlv((constructed ? 0xa0 : 0x80) | n, content);
 }
 
+/** An X.509 extension: its OID, whether it is critical, and its DER value. */
+export function extension(id: string, critical: boolean, value: Buffer): Buffer {
+  return critical ? sequence(oid(id), boolean(true), octetString(value)) : sequence(oid(id), octetString(value));
+}
+
 /** The elements of a constructed DER value (a SEQUENCE's items), each with its tag and whole encoding. */
 export function children(der: Buffer): { tag: number; encoded: Buffer }[] {
   const header = (at: number): { length: number; start: number } => {
@@ -89,4 +95,41 @@ export function children(der: Buffer): { tag: number; encoded: Buffer }[] {
     at = start + length;
   }
   return out;
+}
+
+/** The content of one encoded element, past its tag and length. */
+export function contentOf(encoded: Buffer): Buffer {
+  const first = encoded[1] ?? 0;
+  return encoded.subarray(first < 0x80 ? 2 : 2 + (first & 0x7f));
+}
+
+/** An OBJECT IDENTIFIER's content in dotted form. */
+export function decodeOid(content: Buffer): string {
+  const arcs: number[] = [];
+  let value = 0;
+  for (const byte of content) {
+    value = value * 128 + (byte & 0x7f);
+    if (byte & 0x80) continue;
+    if (arcs.length === 0) arcs.push(value < 80 ? Math.floor(value / 40) : 2, value < 80 ? value % 40 : value - 80);
+    else arcs.push(value);
+    value = 0;
+  }
+  return arcs.join(".");
+}
+
+/** The value of the ASN.1 string types Go's x509 parser reads as strings; undefined for any other tag. */
+export function decodeString(tag: number, content: Buffer): string | undefined {
+  switch (tag) {
+    case 0x0c: // UTF8String
+    case 0x12: // NumericString
+    case 0x13: // PrintableString
+    case 0x16: // IA5String
+      return content.toString("utf8");
+    case 0x14: // T61String
+      return content.toString("latin1");
+    case 0x1e: // BMPString (UTF-16, big-endian)
+      return content.length % 2 === 0 ? Buffer.from(content).swap16().toString("utf16le") : undefined;
+    default:
+      return undefined;
+  }
 }

@@ -3,11 +3,12 @@
 // runtime calls hooks without ever testing for a kind by name. Every hook sees the object in the version of
 // the kind record that names the strategy (the request's version). These hooks work on objects alone; hooks
 // that answer requests (review kinds, subresource creates) are the strategies layer's RequestHooks.
+import type { UserInfo } from "../access/user-info.js";
 import type { FieldError } from "../errors/field-error.js";
 import type { KubeObject } from "../object/kube-object.js";
 import type { ServerLocalKey } from "./server-locals.js";
 
-/** What a write's claim and release hooks see besides the object. */
+/** What a write's claim, release and validate hooks see besides the object: the server's own settings and facilities. */
 export interface WriteEnvironment {
   readonly dryRun: boolean;
   /** This server's instance of a facility the plugins layer defines; undefined when the server has none. */
@@ -25,14 +26,20 @@ export interface Strategy {
   default?(obj: KubeObject): void;
   /**
    * After the generic preparation of a create (system metadata set, status dropped when the kind has a
-   * status subresource): initial values the server owns (a pod's Pending phase).
+   * status subresource): initial values the server owns (a pod's Pending phase). `user` is the requesting
+   * user; undefined for writes of the in-server controllers.
    */
-  prepareForCreate?(obj: KubeObject): void;
+  prepareForCreate?(obj: KubeObject, user?: UserInfo): void;
   /**
    * After the generic preparation of an update of the main resource (`subresource` undefined; status
    * kept from `old`) or of a subresource (`status`: everything but status kept from `old`).
    */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, subresource?: string): void;
+  /**
+   * Subresources besides status that write the object's status as status does, the stored spec kept
+   * (kube's certificatesigningrequests/approval); prepareForUpdate then sees the status as sent.
+   */
+  statusSubresources?: readonly string[];
   /**
    * Claims what the object needs beyond itself (a Service's cluster IPs and node ports), after the kind's
    * preparation and before validation, writing what it claimed into the object; throws a StatusError to
@@ -42,8 +49,11 @@ export interface Strategy {
   claim?(obj: KubeObject, old: KubeObject | undefined, env: WriteEnvironment): Promise<WriteClaims | undefined>;
   /** Frees what a deleted object held, once it is gone from the store. */
   release?(obj: KubeObject, env: WriteEnvironment): Promise<void>;
-  /** Checks beyond the schema's structural rules; returns field errors, never throws them. */
-  validate?(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[];
+  /**
+   * Checks beyond the schema's structural rules; returns field errors, never throws them. `env` carries the
+   * server-wide settings some rules read (`--allow-privileged`); absent, they have kube's defaults.
+   */
+  validate?(obj: KubeObject, old?: KubeObject, subresource?: string, env?: WriteEnvironment): FieldError[];
   /** The kind's ValidateNameFunc when no schema name format says it (IPAddress names are IP addresses). */
   validateName?(name: string, prefix: boolean): string[];
   /** Non-fatal remarks sent back as `Warning` headers (deprecated fields, odd values). */

@@ -113,10 +113,10 @@ export async function createObject(
   if (hasStatus(kind)) delete obj.status;
   if (tracksGeneration(kind)) meta.generation = 1;
   else delete meta.generation;
-  kind.strategy?.prepareForCreate?.(obj);
+  kind.strategy?.prepareForCreate?.(obj, options.request?.user);
   const claims = await kind.strategy?.claim?.(obj, undefined, api.writeEnvironment(dryRun));
   return settleClaims(claims, async () => {
-    validateObject(kind, obj);
+    validateObject(kind, api.writeEnvironment(dryRun), obj);
     await options.authorizeCreate?.();
     attributes.name = meta.name as string;
     await admitValidating(api.admission, attributes);

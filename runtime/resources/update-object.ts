@@ -50,7 +50,11 @@ function keepSpec(obj: KubeObject, old: KubeObject): void {
 
 /** What an update keeps from the stored object whatever the client sends (kube's BeforeUpdate). */
 function prepareUpdate(target: Target, obj: KubeObject, old: KubeObject): void {
-  if (target.subresource === "status") keepSpec(obj, old);
+  const { subresource } = target;
+  const writesStatus =
+    subresource === "status" ||
+    (subresource !== undefined && target.kind.strategy?.statusSubresources?.includes(subresource) === true);
+  if (writesStatus) keepSpec(obj, old);
   else if (hasStatus(target.kind)) {
     if (old.status === undefined) delete obj.status;
     else obj.status = structuredClone(old.status);
@@ -140,7 +144,7 @@ export async function updateObject(
     const claim = target.subresource === undefined ? kind.strategy?.claim : undefined;
     const claims = await claim?.(obj, old, api.writeEnvironment(dryRun));
     const result = await settleClaims(claims, async (): Promise<UpdateResult | undefined> => {
-      validateObject(kind, obj, old, target.subresource);
+      validateObject(kind, api.writeEnvironment(dryRun), obj, old, target.subresource);
       await admitValidating(api.admission, attributes);
 
       const atStorage = asServed ? obj : await toStorage(kind, obj);

@@ -7,6 +7,7 @@ import { invalid } from "../errors/status-error.js";
 import type { KubeObject } from "../object/kube-object.js";
 import { groupKind } from "../registry/kinds.js";
 import type { ServedKind } from "../registry/served-kind.js";
+import type { WriteEnvironment } from "../registry/strategy.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "../validation/object-meta.js";
 import { objectMeta } from "./object-access.js";
 
@@ -15,7 +16,13 @@ export function defaultObject(kind: ServedKind, obj: KubeObject): void {
   kind.strategy?.default?.(obj);
 }
 
-export function validateObject(kind: ServedKind, obj: KubeObject, old?: KubeObject, subresource?: string): void {
+export function validateObject(
+  kind: ServedKind,
+  env: WriteEnvironment,
+  obj: KubeObject,
+  old?: KubeObject,
+  subresource?: string,
+): void {
   const errs: FieldError[] = [];
   const meta = objectMeta(obj);
   const options = {
@@ -27,7 +34,7 @@ export function validateObject(kind: ServedKind, obj: KubeObject, old?: KubeObje
   errs.push(...validateObjectMeta(meta, options));
   if (old !== undefined) errs.push(...validateObjectMetaUpdate(meta, objectMeta(old)));
   const schema = kind.schema;
-  const own = kind.strategy?.validate?.(obj, old, subresource) ?? [];
+  const own = kind.strategy?.validate?.(obj, old, subresource, env) ?? [];
   // A kind's own rule words what the schema also checks (a required field, a duplicate key) as kube does:
   // the schema's error on the same field and of the same type is then left out.
   const covered = new Set(own.map((e) => `${e.type} ${e.field}`));

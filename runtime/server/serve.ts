@@ -46,6 +46,8 @@ export interface ServeOptions {
   >;
   /** `--service-cluster-ip-range`, `--service-node-port-range`, `--advertise-address` (docs/services.md). */
   serviceNetwork?: Pick<StartServerOptions, "serviceClusterIPRange" | "serviceNodePortRange" | "advertiseAddress">;
+  /** `--allow-privileged`: privileged containers pass pod validation. */
+  allowPrivileged?: boolean;
   /** klog's `--v`: 4 and above print debug lines (a client gone mid-request, …) to stderr. */
   verbosity?: number;
 }
@@ -111,6 +113,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...(options.auditLogPath === undefined ? {} : { audit: auditLog(resolve(options.auditLogPath)) }),
     ...options.limits,
     ...options.serviceNetwork,
+    ...(options.allowPrivileged === undefined ? {} : { allowPrivileged: options.allowPrivileged }),
     ...((options.verbosity ?? 0) >= 4 ? { debug: (line: string) => console.error(`kapi: ${line}`) } : {}),
     host: options.bindAddress,
     port: options.securePort,

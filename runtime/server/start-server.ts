@@ -30,6 +30,7 @@ import { ServiceNetwork, serviceNetworkKey } from "../service-network/service-ne
 import { serviceNetworkConfig } from "../service-network/service-network-config.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import type { Store } from "../storage/store.js";
+import { podCapabilitiesKey } from "../strategies/pod-spec-validation.js";
 import type { AuditSink } from "./audit-sink.js";
 import type { ServerState } from "./context.js";
 import { type HealthCheck, LogCheck, ping, shutdownCheck, storeCheck } from "./endpoints/health.js";
@@ -116,6 +117,8 @@ export interface StartServerOptions {
   advertiseAddress?: string;
   /** kube-apiserver's `--runtime-config`: group/versions served beyond or instead of the default ones. */
   runtimeConfig?: RuntimeConfig;
+  /** `--allow-privileged`: pods and pod templates may have privileged containers; default false, as kube's. */
+  allowPrivileged?: boolean;
   /**
    * kube-apiserver's admission flags (docs/admission.md): plugins on beyond v1.36's default set or off, and
    * the AdmissionConfiguration file with their configurations. An unknown plugin name fails the start.
@@ -202,11 +205,8 @@ function controllerOptions(option: StartServerOptions["controllers"]): {
   selection?: readonly string[];
 } {
   if (option === undefined || option === true) return { enabled: {} };
-  if (option === false) {
-    const off = { garbageCollector: false, namespaces: false, serviceAccounts: false, rootCa: false };
-    const more = { clusterRoleAggregation: false, bootstrapSigner: false, tokenCleaner: false };
-    return { enabled: { ...off, ...more, validatingAdmissionPolicyStatus: false } };
-  }
+  // No kube-controller-manager controller, as an empty `--controllers` list; kube-apiserver's own still run.
+  if (option === false) return { enabled: {}, selection: [] };
   if (Array.isArray(option))
     return { enabled: {}, selection: parseControllers((option as readonly string[]).join(",")) };
   return { enabled: option as ControllerSwitches };
@@ -275,13 +275,24 @@ export async function startServer(
     accessControl.rbac !== undefined && !resources.kinds.servesBuiltin("rbac.authorization.k8s.io", "v1");
   const admissionMetrics = new AdmissionMetrics();
   const chain = admissionChain(
-    { resources, authorizer, ...rbac, metrics: admissionMetrics, log },
+    {
+      resources,
+      authorizer,
+      ...rbac,
+      metrics: admissionMetrics,
+      log,
+      defaultTolerationSeconds: {
+        notReady: options.admission?.defaultNotReadyTolerationSeconds ?? 300,
+        unreachable: options.admission?.defaultUnreachableTolerationSeconds ?? 300,
+      },
+    },
     admissionPlugins,
     admissionConfiguration,
   );
   for (const plugin of chain) resources.addAdmission(plugin);
   const serviceNetwork = new ServiceNetwork(resources, serviceNetworkFlags, log);
   resources.context.locals.set(serviceNetworkKey, serviceNetwork);
+  resources.context.locals.set(podCapabilitiesKey, { allowPrivileged: options.allowPrivileged ?? false });
   const state: ServerState = {
     access,
     address: "",
@@ -357,8 +368,10 @@ export async function startServer(
   }
   const controllers = startControllers(resources, {
     log,
+    authorizer,
     postStartHook: (name, done) => postStartHooks.register(name, done),
     ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
+    ...(certificates?.caKey === undefined ? {} : { signingCa: { cert: certificates.caCert, key: certificates.caKey } }),
     ...(url === undefined ? {} : { server: url }),
     ...controllerOptions(options.controllers),
     serviceNetwork: {

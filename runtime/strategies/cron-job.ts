@@ -2,7 +2,7 @@
 // applies to the jobs it will create: their pods restart on failure or never.
 import { type FieldError, notSupported } from "../errors/field-error.js";
 import type { KubeObject } from "../object/kube-object.js";
-import type { Strategy } from "../registry/strategy.js";
+import type { Strategy, WriteEnvironment } from "../registry/strategy.js";
 import { asObject } from "../validation/walk.js";
 import { strategy as podTemplate } from "./pod-template.js";
 
@@ -23,8 +23,8 @@ export const strategy: Strategy = {
     const spec = asObject(obj.spec);
     if (spec !== undefined) spec.suspend ??= false;
   },
-  validate(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[] {
+  validate(obj: KubeObject, old?: KubeObject, subresource?: string, env?: WriteEnvironment): FieldError[] {
     if (subresource === "status") return [];
-    return [...(podTemplate.validate?.(obj, old, subresource) ?? []), ...jobRestartPolicy(obj)];
+    return [...(podTemplate.validate?.(obj, old, subresource, env) ?? []), ...jobRestartPolicy(obj)];
   },
 };

@@ -12,7 +12,7 @@ import {
   semanticEqual,
 } from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
-import { validatePodTemplateSpec } from "./pod-spec-validation.js";
+import { type PodCapabilities, validatePodTemplateSpec } from "./pod-spec-validation.js";
 import { selectorUnchanged, workloadStrategy } from "./workload-strategy.js";
 import { controllerPodRules, specOf, templateLabelsMatch, validateWorkloadSelector } from "./workload-validation.js";
 
@@ -60,11 +60,11 @@ function validateUpdateStrategy(updateStrategy: JsonObject, path: string): Field
   }
 }
 
-function validateSpec(spec: JsonObject): FieldError[] {
+function validateSpec(spec: JsonObject, capabilities: PodCapabilities): FieldError[] {
   const { errs, selector } = validateWorkloadSelector(spec, "empty selector is invalid for daemonset");
   const template = asObject(spec.template) ?? {};
   errs.push(...templateLabelsMatch(template, selector, "spec.template", true));
-  errs.push(...validatePodTemplateSpec(template, "spec.template"));
+  errs.push(...validatePodTemplateSpec(template, "spec.template", capabilities));
   errs.push(...controllerPodRules(template, "spec.template", "DaemonSet"));
   errs.push(...nonNegative(spec.minReadySeconds, "spec.minReadySeconds"));
   errs.push(...validateUpdateStrategy(asObject(spec.updateStrategy) ?? {}, "spec.updateStrategy"));

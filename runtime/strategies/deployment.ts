@@ -5,7 +5,7 @@ import { child } from "../errors/field-path.js";
 import type { Strategy } from "../registry/strategy.js";
 import { intOrPercentErrors, intOrPercentValue, nonNegative, notOver100Percent } from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
-import { validatePodTemplateSpec } from "./pod-spec-validation.js";
+import { type PodCapabilities, validatePodTemplateSpec } from "./pod-spec-validation.js";
 import { selectorUnchanged, workloadStrategy } from "./workload-strategy.js";
 import { controllerPodRules, templateLabelsMatch, validateWorkloadSelector } from "./workload-validation.js";
 
@@ -40,7 +40,7 @@ function validateStrategy(strategy: JsonObject, path: string): FieldError[] {
 }
 
 /** ValidateDeploymentSpec. */
-function validateSpec(spec: JsonObject): FieldError[] {
+function validateSpec(spec: JsonObject, capabilities: PodCapabilities): FieldError[] {
   const errs = nonNegative(spec.replicas, "spec.replicas");
   const { errs: selectorErrs, selector } = validateWorkloadSelector(
     spec,
@@ -51,7 +51,7 @@ function validateSpec(spec: JsonObject): FieldError[] {
   const template = asObject(spec.template);
   if (selector !== undefined && template !== undefined) {
     errs.push(...templateLabelsMatch(template, selector, "spec.template"));
-    errs.push(...validatePodTemplateSpec(template, "spec.template"));
+    errs.push(...validatePodTemplateSpec(template, "spec.template", capabilities));
     // kube checks a Deployment's template with the ReplicaSet rules, message included.
     errs.push(...controllerPodRules(template, "spec.template", "ReplicaSet"));
   }

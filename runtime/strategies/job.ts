@@ -6,7 +6,7 @@ import type { KubeObject } from "../object/kube-object.js";
 import type { Strategy } from "../registry/strategy.js";
 import { immutableField, maxInt32, nonNegative } from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
-import { validatePodTemplateSpec } from "./pod-spec-validation.js";
+import { type PodCapabilities, validatePodTemplateSpec } from "./pod-spec-validation.js";
 import { workloadStrategy } from "./workload-strategy.js";
 import { templateLabelsMatch, validateWorkloadSelector } from "./workload-validation.js";
 
@@ -57,7 +57,7 @@ function generateSelector(obj: KubeObject): void {
   }
 }
 
-function validateSpec(spec: JsonObject): FieldError[] {
+function validateSpec(spec: JsonObject, capabilities: PodCapabilities): FieldError[] {
   const errs: FieldError[] = [];
   for (const field of [
     "parallelism",
@@ -74,7 +74,7 @@ function validateSpec(spec: JsonObject): FieldError[] {
     const { errs: selectorErrs, selector } = validateWorkloadSelector(spec, "empty selector is invalid for job");
     errs.push(...selectorErrs, ...templateLabelsMatch(template, selector, "spec.template"));
   }
-  errs.push(...validatePodTemplateSpec(template, "spec.template"));
+  errs.push(...validatePodTemplateSpec(template, "spec.template", capabilities));
   const restartPolicy = asObject(template.spec)?.restartPolicy ?? "";
   if (restartPolicy !== "OnFailure" && restartPolicy !== "Never") {
     errs.push(notSupported("spec.template.spec.restartPolicy", restartPolicy, ["OnFailure", "Never"]));

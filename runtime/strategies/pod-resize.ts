@@ -6,7 +6,7 @@ import { type FieldError, forbidden, invalid } from "../errors/field-error.js";
 import type { KubeObject } from "../object/kube-object.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
 import { podQOSClass } from "./pod-qos.js";
-import { validatePodSpec } from "./pod-spec-validation.js";
+import { type PodCapabilities, validatePodSpec } from "./pod-spec-validation.js";
 
 const statusOwnedMeta = ["labels", "annotations", "finalizers", "ownerReferences", "deletionTimestamp", "generation"];
 
@@ -42,6 +42,9 @@ export function prepareResize(obj: KubeObject, old: KubeObject): void {
   const kept = structuredClone(oldSpec);
   kept.containers = containers;
   if (initContainers.length > 0) kept.initContainers = initContainers;
+  // Pod-level resources resize too (InPlacePodLevelResourcesVerticalScaling, beta and on in v1.36).
+  if (spec.resources === undefined) delete kept.resources;
+  else kept.resources = spec.resources;
   obj.spec = kept;
   if (old.status === undefined) delete obj.status;
   else obj.status = structuredClone(old.status);
@@ -51,6 +54,8 @@ export function prepareResize(obj: KubeObject, old: KubeObject): void {
     if (oldMeta[field] === undefined) delete meta[field];
     else meta[field] = structuredClone(oldMeta[field]);
   }
+  // kube's updatePodGeneration: a resize that changes the spec is a new generation.
+  if (JSON.stringify(kept) !== JSON.stringify(oldSpec)) meta.generation = Number(oldMeta.generation ?? 0) + 1;
 }
 
 function runsWithoutResizeSupport(pod: KubeObject): boolean {
@@ -60,10 +65,10 @@ function runsWithoutResizeSupport(pod: KubeObject): boolean {
   return false;
 }
 
-export function validateResize(obj: KubeObject, old: KubeObject): FieldError[] {
+export function validateResize(obj: KubeObject, old: KubeObject, capabilities: PodCapabilities): FieldError[] {
   const spec = specOf(obj);
   const oldSpec = specOf(old);
-  const errs = validatePodSpec(spec, "spec", true);
+  const errs = validatePodSpec(spec, "spec", true, capabilities);
   const qos = asObject(old.status)?.qosClass ?? podQOSClass(oldSpec);
   if (qos !== podQOSClass(spec)) {
     errs.push(

@@ -11,6 +11,8 @@ import {
   required,
 } from "../errors/field-error.js";
 import { child, index } from "../errors/field-path.js";
+import type { ServerLocalKey } from "../registry/server-locals.js";
+import type { WriteEnvironment } from "../registry/strategy.js";
 import {
   inclusiveRangeError,
   isNegative,
@@ -22,6 +24,19 @@ import { dnsLabelErrors, dnsSubdomainErrors } from "../validation/name-formats.j
 import { validateAnnotations, validateLabels } from "../validation/object-meta.js";
 import { quantityValue } from "../validation/quantity.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
+
+/** kube's capabilities: what the server lets pods do (`--allow-privileged`). */
+export interface PodCapabilities {
+  allowPrivileged: boolean;
+}
+
+/** The server's pod capabilities, which startServer sets from its options. */
+export const podCapabilitiesKey: ServerLocalKey<PodCapabilities> = { name: "pod-capabilities" };
+
+/** The capabilities a write's environment carries; kube's defaults (no privileged containers) without one. */
+export function podCapabilities(env: WriteEnvironment | undefined): PodCapabilities {
+  return env?.local(podCapabilitiesKey) ?? { allowPrivileged: false };
+}
 
 function objects(value: unknown): JsonObject[] {
   return listItems(value).map((v) => asObject(v) ?? {});
@@ -106,8 +121,22 @@ function validateResources(resources: unknown, path: string): FieldError[] {
   return errs;
 }
 
+/** ValidateSecurityContext's rule of the cluster policy: privileged containers only with --allow-privileged. */
+function validateSecurityContext(ctr: JsonObject, path: string, capabilities: PodCapabilities): FieldError[] {
+  const privileged = asObject(ctr.securityContext)?.privileged;
+  if (privileged === true && !capabilities.allowPrivileged) {
+    return [forbidden(child(child(path, "securityContext"), "privileged"), "disallowed by cluster policy")];
+  }
+  return [];
+}
+
 /** validateContainerCommon: rules for every container, regular, init or ephemeral. */
-export function validateContainer(ctr: JsonObject, volumes: ReadonlySet<string>, path: string): FieldError[] {
+export function validateContainer(
+  ctr: JsonObject,
+  volumes: ReadonlySet<string>,
+  path: string,
+  capabilities: PodCapabilities,
+): FieldError[] {
   const errs: FieldError[] = [];
   const name = text(ctr.name);
   if (emptyString(name)) errs.push(required(child(path, "name")));
@@ -118,6 +147,7 @@ export function validateContainer(ctr: JsonObject, volumes: ReadonlySet<string>,
   errs.push(...validateContainerPorts(ctr.ports, child(path, "ports")));
   errs.push(...validateVolumeMounts(ctr.volumeMounts, volumes, child(path, "volumeMounts")));
   errs.push(...validateResources(ctr.resources, child(path, "resources")));
+  errs.push(...validateSecurityContext(ctr, path, capabilities));
   return errs;
 }
 
@@ -154,12 +184,17 @@ function validateVolumes(volumes: unknown, path: string, errs: FieldError[]): Se
 
 const lifecycleFields = ["lifecycle", "livenessProbe", "readinessProbe", "startupProbe"];
 
-function validateInitContainers(spec: JsonObject, volumes: ReadonlySet<string>, path: string): FieldError[] {
+function validateInitContainers(
+  spec: JsonObject,
+  volumes: ReadonlySet<string>,
+  path: string,
+  capabilities: PodCapabilities,
+): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set(objects(spec.containers).map((c) => text(c.name) ?? ""));
   objects(spec.initContainers).forEach((ctr, i) => {
     const ctrPath = index(path, i);
-    errs.push(...validateContainer(ctr, volumes, ctrPath));
+    errs.push(...validateContainer(ctr, volumes, ctrPath, capabilities));
     const restartPolicy = text(ctr.restartPolicy);
     if (restartPolicy !== undefined && restartPolicy !== "Always") {
       errs.push(notSupported(child(ctrPath, "restartPolicy"), restartPolicy, ["Always"]));
@@ -193,19 +228,24 @@ function validateNames(spec: JsonObject, path: string): FieldError[] {
 }
 
 /** ValidatePodSpec; `isPod` adds the rules kube keeps for pods and not for templates. */
-export function validatePodSpec(spec: JsonObject, path: string, isPod: boolean): FieldError[] {
+export function validatePodSpec(
+  spec: JsonObject,
+  path: string,
+  isPod: boolean,
+  capabilities: PodCapabilities,
+): FieldError[] {
   const errs: FieldError[] = [];
   const volumes = validateVolumes(spec.volumes, child(path, "volumes"), errs);
   const containersPath = child(path, "containers");
   if (Array.isArray(spec.containers) && spec.containers.length === 0) errs.push(required(containersPath));
   objects(spec.containers).forEach((ctr, i) => {
     const ctrPath = index(containersPath, i);
-    errs.push(...validateContainer(ctr, volumes, ctrPath));
+    errs.push(...validateContainer(ctr, volumes, ctrPath, capabilities));
     if (ctr.restartPolicy !== undefined && ctr.restartPolicy !== null) {
       errs.push(forbidden(child(ctrPath, "restartPolicy"), "may not be set for non-init containers"));
     }
   });
-  errs.push(...validateInitContainers(spec, volumes, child(path, "initContainers")));
+  errs.push(...validateInitContainers(spec, volumes, child(path, "initContainers"), capabilities));
   if (emptyString(spec.restartPolicy)) errs.push(required(child(path, "restartPolicy")));
   if (emptyString(spec.dnsPolicy)) errs.push(required(child(path, "dnsPolicy")));
   errs.push(...validateLabels(spec.nodeSelector, child(path, "nodeSelector")));
@@ -222,13 +262,17 @@ export function validatePodSpec(spec: JsonObject, path: string, isPod: boolean):
 }
 
 /** ValidatePodTemplateSpec: the template's labels and annotations are reported on the template's path. */
-export function validatePodTemplateSpec(template: JsonObject, path: string): FieldError[] {
+export function validatePodTemplateSpec(
+  template: JsonObject,
+  path: string,
+  capabilities: PodCapabilities,
+): FieldError[] {
   const meta = asObject(template.metadata) ?? {};
   const errs = [...validateLabels(meta.labels, child(path, "labels"))];
   errs.push(...validateAnnotations(meta.annotations, child(path, "annotations")));
   const spec = asObject(template.spec);
   if (spec === undefined) return errs;
-  errs.push(...validatePodSpec(spec, child(path, "spec"), false));
+  errs.push(...validatePodSpec(spec, child(path, "spec"), false, capabilities));
   if (listItems(spec.ephemeralContainers).length > 0) {
     errs.push(
       forbidden(child(child(path, "spec"), "ephemeralContainers"), "ephemeral containers not allowed in pod template"),

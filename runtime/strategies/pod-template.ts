@@ -3,9 +3,9 @@
 // by kind. Also the rollout defaults of a RollingUpdate workload strategy, which depend on its type.
 import type { FieldError } from "../errors/field-error.js";
 import type { KubeObject } from "../object/kube-object.js";
-import type { Strategy } from "../registry/strategy.js";
+import type { Strategy, WriteEnvironment } from "../registry/strategy.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
-import { validatePodTemplateSpec } from "./pod-spec-validation.js";
+import { podCapabilities, validatePodTemplateSpec } from "./pod-spec-validation.js";
 
 /** Keys leading from an object towards its pod spec: spec, template, jobTemplate. */
 const towardsPodSpec = ["spec", "template", "jobTemplate"] as const;
@@ -77,7 +77,19 @@ function requestsFromLimits(container: JsonObject): void {
   if (Object.keys(requests).length > 0) resources.requests = requests;
 }
 
+/**
+ * v1's deprecated `serviceAccount` is an alias kube's conversion keeps: read when `serviceAccountName` is
+ * empty, and always written back as the name, so a client that sends only one of them keeps both.
+ */
+function aliasServiceAccount(spec: JsonObject): void {
+  const name = spec.serviceAccountName || spec.serviceAccount;
+  if (typeof name !== "string" || name === "") return;
+  spec.serviceAccountName = name;
+  spec.serviceAccount = name;
+}
+
 function defaultPodSpec(spec: JsonObject, isPod: boolean): void {
+  aliasServiceAccount(spec);
   const hostNetwork = spec.hostNetwork === true;
   for (const list of ["initContainers", "containers", "ephemeralContainers"]) {
     for (const item of listItems(spec[list])) {
@@ -107,9 +119,9 @@ export const strategy: Strategy = {
     if (found !== undefined) defaultPodSpec(found.spec, found.isPod);
     defaultRollingUpdate(obj);
   },
-  validate(obj: KubeObject, _old?: KubeObject, subresource?: string): FieldError[] {
+  validate(obj: KubeObject, _old?: KubeObject, subresource?: string, env?: WriteEnvironment): FieldError[] {
     if (subresource === "status") return [];
     const found = findPodTemplate(obj);
-    return found === undefined ? [] : validatePodTemplateSpec(found.template, found.path);
+    return found === undefined ? [] : validatePodTemplateSpec(found.template, found.path, podCapabilities(env));
   },
 };

@@ -5,6 +5,7 @@ import { duplicate, type FieldError, forbidden, invalid, notFound } from "../err
 import { child, index } from "../errors/field-path.js";
 import { goJson } from "../errors/go-format.js";
 import type { KubeObject } from "../object/kube-object.js";
+import type { WriteEnvironment } from "../registry/strategy.js";
 import { formatTime } from "../resources/timestamps.js";
 import { inclusiveRangeError, maxInt32, semanticEqual } from "../validation/field-rules.js";
 import { asObject, type JsonObject, listItems } from "../validation/walk.js";
@@ -14,7 +15,7 @@ import { podConnectHooks } from "./pod-connect.js";
 import { evictPod } from "./pod-eviction.js";
 import { podQOSClass } from "./pod-qos.js";
 import { prepareResize, validateResize } from "./pod-resize.js";
-import { validateContainer, validatePodSpec } from "./pod-spec-validation.js";
+import { type PodCapabilities, podCapabilities, validateContainer, validatePodSpec } from "./pod-spec-validation.js";
 import { strategy as podTemplate } from "./pod-template.js";
 
 const updatableSpecFields = [
@@ -107,7 +108,7 @@ function validateSpecUpdate(spec: JsonObject, old: JsonObject): FieldError[] {
 }
 
 /** ValidatePodEphemeralContainersUpdate: existing ephemeral containers stay as they are. */
-function validateEphemeralContainers(spec: JsonObject, old: JsonObject): FieldError[] {
+function validateEphemeralContainers(spec: JsonObject, old: JsonObject, capabilities: PodCapabilities): FieldError[] {
   const errs: FieldError[] = [];
   const path = "spec.ephemeralContainers";
   const current = new Map(listItems(spec.ephemeralContainers).map((c) => [String(asObject(c)?.name ?? ""), c]));
@@ -126,7 +127,7 @@ function validateEphemeralContainers(spec: JsonObject, old: JsonObject): FieldEr
   listItems(spec.ephemeralContainers).forEach((item, i) => {
     const ctr = asObject(item) ?? {};
     const ctrPath = index(path, i);
-    errs.push(...validateContainer(ctr, volumes, ctrPath));
+    errs.push(...validateContainer(ctr, volumes, ctrPath, capabilities));
     const name = String(ctr.name ?? "");
     if (seen.has(name)) errs.push(duplicate(child(ctrPath, "name"), name));
     seen.add(name);
@@ -222,15 +223,16 @@ export const strategy: KindStrategy = {
     for (const key of Object.keys(obj)) delete obj[key];
     Object.assign(obj, kept, { metadata: keptMeta, spec: keptSpec });
   },
-  validate(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[] {
+  validate(obj: KubeObject, old?: KubeObject, subresource?: string, env?: WriteEnvironment): FieldError[] {
     // A binding changes only what bindPod sets, which kube writes without validation.
     if (subresource === "status" || subresource === "binding") return [];
-    if (subresource === "resize" && old !== undefined) return validateResize(obj, old);
+    const capabilities = podCapabilities(env);
+    if (subresource === "resize" && old !== undefined) return validateResize(obj, old, capabilities);
     const spec = specOf(obj);
     if (subresource === "ephemeralcontainers" && old !== undefined) {
-      return validateEphemeralContainers(spec, specOf(old));
+      return validateEphemeralContainers(spec, specOf(old), capabilities);
     }
-    const errs = validatePodSpec(spec, "spec", true);
+    const errs = validatePodSpec(spec, "spec", true, capabilities);
     if (old === undefined) errs.push(...validateCreate(spec));
     else errs.push(...validateSpecUpdate(spec, specOf(old)));
     return errs;

@@ -4,11 +4,11 @@ import type { FieldError } from "../errors/field-error.js";
 import type { Strategy } from "../registry/strategy.js";
 import { nonNegative } from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
-import { validatePodTemplateSpec } from "./pod-spec-validation.js";
+import { type PodCapabilities, validatePodTemplateSpec } from "./pod-spec-validation.js";
 import { selectorUnchanged, workloadStrategy } from "./workload-strategy.js";
 import { controllerPodRules, templateLabelsMatch, validateWorkloadSelector } from "./workload-validation.js";
 
-function validateSpec(spec: JsonObject): FieldError[] {
+function validateSpec(spec: JsonObject, capabilities: PodCapabilities): FieldError[] {
   const errs = [
     ...nonNegative(spec.replicas, "spec.replicas"),
     ...nonNegative(spec.minReadySeconds, "spec.minReadySeconds"),
@@ -23,7 +23,7 @@ function validateSpec(spec: JsonObject): FieldError[] {
   const template = asObject(spec.template) ?? {};
   if (selector !== undefined) {
     errs.push(...templateLabelsMatch(template, selector, "spec.template"));
-    errs.push(...validatePodTemplateSpec(template, "spec.template"));
+    errs.push(...validatePodTemplateSpec(template, "spec.template", capabilities));
     errs.push(...controllerPodRules(template, "spec.template", "ReplicaSet"));
   }
   return errs;

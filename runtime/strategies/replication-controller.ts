@@ -6,7 +6,7 @@ import type { KubeObject } from "../object/kube-object.js";
 import type { Strategy } from "../registry/strategy.js";
 import { nonNegative } from "../validation/field-rules.js";
 import { asObject, type JsonObject } from "../validation/walk.js";
-import { validatePodTemplateSpec } from "./pod-spec-validation.js";
+import { type PodCapabilities, validatePodTemplateSpec } from "./pod-spec-validation.js";
 import { workloadStrategy } from "./workload-strategy.js";
 import { controllerPodRules, mapSelector, templateLabelsMatch } from "./workload-validation.js";
 
@@ -24,7 +24,7 @@ function defaultFromTemplate(obj: KubeObject): void {
   if (meta !== undefined && !nonEmpty(meta.labels)) meta.labels = { ...labels };
 }
 
-function validateSpec(spec: JsonObject): FieldError[] {
+function validateSpec(spec: JsonObject, capabilities: PodCapabilities): FieldError[] {
   const errs = nonNegative(spec.minReadySeconds, "spec.minReadySeconds");
   if (!nonEmpty(spec.selector)) errs.push(required("spec.selector"));
   errs.push(...nonNegative(spec.replicas, "spec.replicas"));
@@ -32,7 +32,7 @@ function validateSpec(spec: JsonObject): FieldError[] {
   if (template === undefined) return [...errs, required("spec.template")];
   const selector = mapSelector(spec.selector);
   if (nonEmpty(spec.selector)) errs.push(...templateLabelsMatch(template, selector, "spec.template"));
-  errs.push(...validatePodTemplateSpec(template, "spec.template"));
+  errs.push(...validatePodTemplateSpec(template, "spec.template", capabilities));
   errs.push(...controllerPodRules(template, "spec.template", "ReplicationController"));
   return errs;
 }

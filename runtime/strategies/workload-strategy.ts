@@ -3,16 +3,17 @@
 // updates are the controllers' and are not checked here.
 import type { FieldError } from "../errors/field-error.js";
 import type { KubeObject } from "../object/kube-object.js";
-import type { Strategy } from "../registry/strategy.js";
+import type { Strategy, WriteEnvironment } from "../registry/strategy.js";
 import { immutableField } from "../validation/field-rules.js";
 import type { JsonObject } from "../validation/walk.js";
+import { type PodCapabilities, podCapabilities } from "./pod-spec-validation.js";
 import { strategy as podTemplate } from "./pod-template.js";
 import { specOf } from "./workload-validation.js";
 
 export interface WorkloadRules {
   /** Defaults beyond the pod template's. */
   defaults?(obj: KubeObject): void;
-  validateSpec(spec: JsonObject): FieldError[];
+  validateSpec(spec: JsonObject, capabilities: PodCapabilities): FieldError[];
   validateUpdate?(spec: JsonObject, old: JsonObject): FieldError[];
 }
 
@@ -27,10 +28,10 @@ export function workloadStrategy(rules: WorkloadRules): Strategy {
       podTemplate.default?.(obj);
       rules.defaults?.(obj);
     },
-    validate(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[] {
+    validate(obj: KubeObject, old?: KubeObject, subresource?: string, env?: WriteEnvironment): FieldError[] {
       if (subresource === "status") return [];
       const spec = specOf(obj);
-      const errs = rules.validateSpec(spec);
+      const errs = rules.validateSpec(spec, podCapabilities(env));
       if (old !== undefined && rules.validateUpdate !== undefined)
         errs.push(...rules.validateUpdate(spec, specOf(old)));
       return errs;

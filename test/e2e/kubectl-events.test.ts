@@ -30,7 +30,11 @@ type: Warning
 describe.skipIf(!haveKubectl)("kubectl on core/v1 and events.k8s.io/v1 Events", () => {
   let s: KubectlSession;
   beforeAll(async () => {
-    s = await startKubectlSession({ controllers: false });
+    s = await startKubectlSession({
+      controllers: false,
+      // No serviceaccount controller runs, so no `default` ServiceAccount exists to admit pods with.
+      admission: { disablePlugins: ["ServiceAccount"] },
+    });
     await s.kubectl("create", "namespace", "e-ns1");
     await s.kubectl("create", "-f", s.file("strict.yaml", strictEvent));
     await s.kubectl("create", "-f", s.file("legacy.yaml", legacyEvent));

@@ -56,9 +56,12 @@ export interface ClientServer extends TypedClients {
   close(): Promise<void>;
 }
 
-/** A server without the kube-root-ca.crt publisher, so that a test's namespace holds only its configmaps. */
+/**
+ * A server without the kube-root-ca.crt publisher, so that a test's namespace holds only its configmaps, and
+ * without the deployment controller, so that a deployment changes only when a test writes it.
+ */
 export async function startClientServer(options: StartServerOptions = {}): Promise<ClientServer> {
-  const server = await startServer({ controllers: { rootCa: false }, ...options });
+  const server = await startServer({ controllers: { rootCa: false, deployments: false }, ...options });
   const clients = typedClients(ApiClient.fromKubeconfig({ text: server.kubeconfig }));
   const proxies: TcpProxy[] = [];
   let namespaces = 0;

@@ -2,12 +2,12 @@
 // scheme decodes it (apiVersion and kind required, unknown fields ignored, field names matched exactly) and
 // validated with kube's texts. A plugin switched on without a configuration is validated as an empty one,
 // so it fails as kube's does.
-import { parse } from "yaml";
 import type { FieldError } from "../../errors/field-error.js";
 import { invalid, notSupported } from "../../errors/field-error.js";
 import { formatFieldErrors } from "../../errors/format-field-error.js";
 import { goJsonValueKind } from "../../errors/go-json-kind.js";
 import { isJsonObject } from "../../object/json-object.js";
+import { decodePluginConfig, type PluginConfigScheme } from "../plugin-config-document.js";
 
 export const configurationGroupVersion = "eventratelimit.admission.k8s.io/v1alpha1";
 
@@ -23,8 +23,10 @@ export interface Limit {
   cacheSize: number;
 }
 
-/** Where kube's scheme for this configuration was created; its "no kind registered" error names it. */
-const schemeName = "k8s.io/kubernetes/plugin/pkg/admission/eventratelimit/config.go:31";
+const scheme: PluginConfigScheme = {
+  name: "k8s.io/kubernetes/plugin/pkg/admission/eventratelimit/config.go:31",
+  kinds: new Map([[configurationGroupVersion, "Configuration"]]),
+};
 
 function unmarshalError(value: unknown, field: string, goType: string): Error {
   return new Error(`json: cannot unmarshal ${goJsonValueKind(value)} into Go struct field ${field} of type ${goType}`);
@@ -55,27 +57,7 @@ function decodeLimit(value: unknown): Limit {
 }
 
 function decode(text: string): unknown {
-  let document: unknown;
-  try {
-    document = parse(text);
-  } catch (error) {
-    throw new Error(`couldn't get version/kind; json parse error: ${(error as Error).message}`);
-  }
-  if (!isJsonObject(document)) {
-    throw new Error(
-      `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonValueKind(document)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
-    );
-  }
-  const kind = typeof document.kind === "string" ? document.kind : "";
-  const apiVersion = typeof document.apiVersion === "string" ? document.apiVersion : "";
-  if (kind === "") throw new Error(`Object 'Kind' is missing in '${text}'`);
-  if (apiVersion === "") throw new Error(`Object 'apiVersion' is missing in '${text}'`);
-  if (kind !== "Configuration" || apiVersion !== configurationGroupVersion) {
-    throw new Error(
-      `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(schemeName)}`,
-    );
-  }
-  return document.limits ?? null;
+  return decodePluginConfig(text, scheme).limits ?? null;
 }
 
 function validate(limitsValue: unknown, limits: readonly Limit[]): FieldError[] {

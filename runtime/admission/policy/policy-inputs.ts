@@ -61,7 +61,8 @@ export interface ParamRef {
   parameterNotFoundAction?: string;
 }
 
-export type CandidateRequest = RuleRequest & { kind: string };
+/** The request with its kind: the subresource's own (kindGroup, kindVersion) where it differs from the resource's. */
+export type CandidateRequest = RuleRequest & { kind: string; kindGroup?: string; kindVersion?: string };
 
 /** Who the request is from: its user, or for in-server controllers' writes `system:kube-controller-manager`. */
 export function userOf(a: AdmissionAttributes): UserInfo {
@@ -78,7 +79,10 @@ export function ruleRequest(a: AdmissionAttributes, kind: ServedKind): Candidate
     subresource: a.subresource ?? "",
     namespaced: kind.resource.scope === "Namespaced",
     name: a.name,
-    kind: kind.kind,
+    kind: a.subresourceKind?.kind ?? kind.kind,
+    ...(a.subresourceKind === undefined
+      ? {}
+      : { kindGroup: a.subresourceKind.group, kindVersion: a.subresourceKind.version }),
   };
 }
 

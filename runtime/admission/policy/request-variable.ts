@@ -44,12 +44,15 @@ export const admissionRequestType: CelType = object("kubernetes.AdmissionRequest
   options: DynType,
 });
 
+/** A rule request with its kind; kindGroup and kindVersion where a subresource's kind differs from its resource's. */
+export type KindedRequest = RuleRequest & { kind: string; kindGroup?: string; kindVersion?: string };
+
 export interface RequestFacts {
   operation: Operation;
   /** The request as sent. */
-  request: RuleRequest & { kind: string };
+  request: KindedRequest;
   /** The version the policy matched it at (differs under Equivalent matching). */
-  matched: RuleRequest & { kind: string };
+  matched: KindedRequest;
   namespace: string;
   user: UserInfo;
   dryRun: boolean;
@@ -61,10 +64,18 @@ export interface RequestFacts {
 export function admissionRequestJson(facts: RequestFacts): Record<string, unknown> {
   const { request, matched, user } = facts;
   return {
-    kind: { group: matched.group, version: matched.version, kind: matched.kind },
+    kind: {
+      group: matched.kindGroup ?? matched.group,
+      version: matched.kindVersion ?? matched.version,
+      kind: matched.kind,
+    },
     resource: { group: matched.group, version: matched.version, resource: matched.resource },
     subResource: matched.subresource,
-    requestKind: { group: request.group, version: request.version, kind: request.kind },
+    requestKind: {
+      group: request.kindGroup ?? request.group,
+      version: request.kindVersion ?? request.version,
+      kind: request.kind,
+    },
     requestResource: { group: request.group, version: request.version, resource: request.resource },
     requestSubResource: request.subresource,
     name: request.name,

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { badRequest, type StatusError, serviceUnavailable } from "../../errors/status-error.js";
 import type { KubeObject } from "../../object/kube-object.js";
-import { type AdmissionAttributes, admissionOptions } from "../admission.js";
+import { type AdmissionAttributes, admissionOptions, objectKindOf } from "../admission.js";
 import type { AdmissionMetrics, WebhookCallType } from "../admission-metrics.js";
 import { userOf } from "../policy/policy-inputs.js";
 import {
@@ -52,10 +52,10 @@ export async function callWebhook(
   const { kind } = invocation;
   const review = admissionReview(version, {
     uid,
-    kind: { group: kind.group, version: kind.version, kind: kind.kind },
+    kind: a.subresourceKind ?? { group: kind.group, version: kind.version, kind: kind.kind },
     resource: { group: kind.group, version: kind.version, resource: kind.resource.plural },
     subResource: a.subresource ?? "",
-    requestKind: { group: a.kind.group, version: a.kind.version, kind: a.kind.kind },
+    requestKind: objectKindOf(a),
     requestResource: { group: a.kind.group, version: a.kind.version, resource: a.kind.resource.plural },
     requestSubResource: a.subresource ?? "",
     name: a.name,

@@ -19,6 +19,17 @@ describe("--controllers", () => {
       "clusterrole-aggregation-controller",
       "validatingadmissionpolicy-status-controller",
       "disruption-controller",
+      "replicaset-controller",
+      "replicationcontroller-controller",
+      "deployment-controller",
+      "job-controller",
+      "cronjob-controller",
+      "resourcequota-controller",
+      "persistentvolumeclaim-protection-controller",
+      "persistentvolume-protection-controller",
+      "volumeattributesclass-protection-controller",
+      "certificatesigningrequest-signing-controller",
+      "certificatesigningrequest-approving-controller",
     ]);
   });
 

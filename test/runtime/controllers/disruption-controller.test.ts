@@ -93,7 +93,13 @@ describe("disruption controller", () => {
   }
 
   beforeAll(async () => {
-    server = await startServer({ insecure: true, adminToken: token, controllers: ["disruption-controller"] });
+    server = await startServer({
+      insecure: true,
+      adminToken: token,
+      controllers: ["disruption-controller"],
+      // No serviceaccount controller runs, so no `default` ServiceAccount exists to admit pods with.
+      admission: { disablePlugins: ["ServiceAccount"] },
+    });
     for (const name of [namespace, "b-pdbs2"]) {
       await create("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
     }

@@ -95,7 +95,11 @@ describe("tables of built-in kinds as kube-apiserver prints them", () => {
   };
 
   beforeAll(async () => {
-    session = await startKubectlSession({ controllers: false });
+    session = await startKubectlSession({
+      controllers: false,
+      // No serviceaccount controller runs, so no `default` ServiceAccount exists to admit pods with.
+      admission: { disablePlugins: ["ServiceAccount"] },
+    });
     await call("POST", "api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
     for (const doc of parseAllDocuments(read("objects.yaml"))) {
       const obj = doc.toJSON() as { apiVersion: string; kind: string };

@@ -76,7 +76,13 @@ describe("pods/eviction with the disruption controller", () => {
     call("POST", `${ns}/pods/${pod}/eviction${query}`, body);
 
   beforeAll(async () => {
-    server = await startServer({ insecure: true, adminToken: token, controllers: ["disruption-controller"] });
+    server = await startServer({
+      insecure: true,
+      adminToken: token,
+      controllers: ["disruption-controller"],
+      // No serviceaccount controller runs, so no `default` ServiceAccount exists to admit pods with.
+      admission: { disablePlugins: ["ServiceAccount"] },
+    });
     await call("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "b-evict" } });
     for (const name of ["p1", "p2", "p3"]) await runningPod(name, "a");
     await budget("pdb", { minAvailable: 2, selector: { matchLabels: { app: "a" } } });

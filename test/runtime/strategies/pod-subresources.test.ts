@@ -23,7 +23,13 @@ describe("pod subresources without kubelets", () => {
   }
 
   beforeAll(async () => {
-    server = await startServer({ insecure: true, adminToken: token, controllers: false });
+    server = await startServer({
+      insecure: true,
+      adminToken: token,
+      controllers: false,
+      // No serviceaccount controller runs, so no `default` ServiceAccount exists to admit pods with.
+      admission: { disablePlugins: ["ServiceAccount"] },
+    });
     await call("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "b-ns1" } });
     await call("POST", "/api/v1/nodes", { apiVersion: "v1", kind: "Node", metadata: { name: "b-node1" } });
     await call("POST", `${ns}/pods`, pod("p1"));

@@ -73,6 +73,25 @@ describe("pod-template strategy", () => {
     });
   });
 
+  // Recorded from kube-apiserver v1.36.2 (deployments and pods, dry run): [sent, stored].
+  it.each([
+    [{ serviceAccount: "foo" }, { serviceAccount: "foo", serviceAccountName: "foo" }],
+    [
+      { serviceAccountName: "bar", serviceAccount: "foo" },
+      { serviceAccount: "bar", serviceAccountName: "bar" },
+    ],
+    [
+      { serviceAccountName: "", serviceAccount: "foo" },
+      { serviceAccount: "foo", serviceAccountName: "foo" },
+    ],
+    [{ serviceAccountName: "bar" }, { serviceAccount: "bar", serviceAccountName: "bar" }],
+    [{}, {}],
+  ])("the deprecated serviceAccount alias: %j", (given, expected) => {
+    const d = apply({ spec: { template: { spec: { ...given, containers: [] } } } });
+    const spec = ((d.spec as Record<string, unknown>).template as { spec: Record<string, unknown> }).spec;
+    expect(spec).toEqual({ ...expected, containers: [] });
+  });
+
   it.each([
     [{}, { type: "RollingUpdate", rollingUpdate: { maxUnavailable: "25%", maxSurge: "25%" } }],
     [

@@ -136,6 +136,8 @@ describe("ImagePolicyWebhook", () => {
       insecure: true,
       adminToken: token,
       controllers: false,
+      // No serviceaccount controller runs, so no `default` ServiceAccount exists to admit pods with.
+      admission: { disablePlugins: ["ServiceAccount"] },
       audit: (e) => audit.push(e),
     });
     servers.push(server);
@@ -304,7 +306,7 @@ describe("ImagePolicyWebhook", () => {
       insecure: true,
       adminToken: token,
       controllers: false,
-      admission: { enablePlugins: ["ImagePolicyWebhook"], configFile },
+      admission: { enablePlugins: ["ImagePolicyWebhook"], disablePlugins: ["ServiceAccount"], configFile },
     });
     servers.push(server);
     expect((await createPod(server, pod("flag-good", ["registry.example/flag-good:1"]))).status).toBe(201);
