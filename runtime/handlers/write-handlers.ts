@@ -25,7 +25,11 @@ export async function createResource(ctx: RequestContext, target: Target): Promi
   if (typeof name === "string") ctx.objectName = name;
   const created = await ctx.server.resources.create(target, object, writeOptions(ctx, query));
   sendObject(ctx, format, 201, target.kind, created, {
-    warnings: [...warnings, ...(target.kind.strategy?.warnings?.(created) ?? [])],
+    warnings: [
+      ...warnings,
+      ...(target.kind.strategy?.warnings?.(created) ?? []),
+      ...(target.kind.strategy?.warningsOnCreate?.(created) ?? []),
+    ],
   });
 }
 
@@ -40,6 +44,10 @@ export async function updateResource(ctx: RequestContext, target: Target): Promi
     ...(authorizeCreate === undefined ? {} : { authorizeCreate }),
   });
   sendObject(ctx, format, result.created ? 201 : 200, target.kind, result.object, {
-    warnings: [...warnings, ...(target.kind.strategy?.warnings?.(result.object) ?? [])],
+    warnings: [
+      ...warnings,
+      ...(target.kind.strategy?.warnings?.(result.object) ?? []),
+      ...((result.created ? target.kind.strategy?.warningsOnCreate?.(result.object) : undefined) ?? []),
+    ],
   });
 }

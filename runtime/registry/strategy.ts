@@ -58,6 +58,8 @@ export interface Strategy {
   validateName?(name: string, prefix: boolean): string[];
   /** Non-fatal remarks sent back as `Warning` headers (deprecated fields, odd values). */
   warnings?(obj: KubeObject, old?: KubeObject): string[];
+  /** Remarks made only when the object is created (kube's WarningsOnCreate where it differs from update's). */
+  warningsOnCreate?(obj: KubeObject): string[];
   /**
    * The kind keeps metadata.generation (1 on create, moved on by spec changes). Default: kinds with a
    * status subresource, where spec and status are written apart.

@@ -227,6 +227,67 @@ function validateNames(spec: JsonObject, path: string): FieldError[] {
   return errs;
 }
 
+/** The hostProcess setting of a pod's or a container's securityContext.windowsOptions, if set. */
+function hostProcessOf(owner: JsonObject): boolean | undefined {
+  const value = asObject(asObject(owner.securityContext)?.windowsOptions)?.hostProcess;
+  return typeof value === "boolean" ? value : undefined;
+}
+
+/**
+ * validateWindowsHostProcessPod: a pod with a hostProcess container must make every container one, use the
+ * host's network and be allowed by the cluster policy (--allow-privileged); a container may not contradict
+ * the pod's setting.
+ */
+function validateHostProcess(spec: JsonObject, path: string, capabilities: PodCapabilities): FieldError[] {
+  const errs: FieldError[] = [];
+  const podHostProcess = hostProcessOf(spec);
+  let containers = 0;
+  let hostProcessContainers = 0;
+  for (const list of ["initContainers", "containers", "ephemeralContainers"]) {
+    objects(spec[list]).forEach((ctr, i) => {
+      containers++;
+      const own = hostProcessOf(ctr);
+      if (podHostProcess !== undefined && own !== undefined && podHostProcess !== own) {
+        const fieldPath = child(
+          child(child(index(child(path, list), i), "securityContext"), "windowsOptions"),
+          "hostProcess",
+        );
+        errs.push(
+          invalid(
+            fieldPath,
+            own,
+            `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`,
+          ),
+        );
+      }
+      if (own ?? podHostProcess) hostProcessContainers++;
+    });
+  }
+  if (hostProcessContainers === 0) return errs;
+  if (hostProcessContainers !== containers) {
+    errs.push(
+      invalid(
+        path,
+        "",
+        "If pod contains any hostProcess containers then all containers must be HostProcess containers",
+      ),
+    );
+  }
+  const hostNetwork = spec.hostNetwork === true;
+  if (!hostNetwork) {
+    errs.push(
+      invalid(
+        child(path, "hostNetwork"),
+        hostNetwork,
+        "hostNetwork must be true if pod contains any hostProcess containers",
+      ),
+    );
+  }
+  if (!capabilities.allowPrivileged)
+    errs.push(forbidden(path, "hostProcess containers are disallowed by cluster policy"));
+  return errs;
+}
+
 /** ValidatePodSpec; `isPod` adds the rules kube keeps for pods and not for templates. */
 export function validatePodSpec(
   spec: JsonObject,
@@ -249,6 +310,7 @@ export function validatePodSpec(
   if (emptyString(spec.restartPolicy)) errs.push(required(child(path, "restartPolicy")));
   if (emptyString(spec.dnsPolicy)) errs.push(required(child(path, "dnsPolicy")));
   errs.push(...validateLabels(spec.nodeSelector, child(path, "nodeSelector")));
+  errs.push(...validateHostProcess(spec, path, capabilities));
   errs.push(...validateNames(spec, path));
   const deadline = spec.activeDeadlineSeconds;
   if (typeof deadline === "number" && (deadline < 1 || deadline > maxInt32)) {

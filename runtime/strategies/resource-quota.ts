@@ -239,8 +239,36 @@ function canonicalize(list: unknown): void {
   }
 }
 
+/** The resources whose request kube compares with their limit when a quota is created. */
+const requestLimitPairs = ["cpu", "memory", "storage", "ephemeral-storage"];
+
+/** kube's WarningsOnCreate: a hard request above the matching hard limit (bare cpu/memory count as requests). */
+function requestAboveLimit(obj: KubeObject): string[] {
+  const hard = asObject(asObject(obj.spec)?.hard) ?? {};
+  const warnings: string[] = [];
+  for (const resource of requestLimitPairs) {
+    let requestName = `requests.${resource}`;
+    if (
+      hard[requestName] === undefined &&
+      (resource === "cpu" || resource === "memory") &&
+      hard[resource] !== undefined
+    )
+      requestName = resource;
+    const limitName = `limits.${resource}`;
+    const request = readQuantity(hard[requestName]);
+    const limit = readQuantity(hard[limitName]);
+    if (request !== undefined && limit !== undefined && compareQuantity(request, limit) > 0) {
+      warnings.push(
+        `ResourceQuota ${requestName} (${formatQuantity(request)}) should be less than ${limitName} (${formatQuantity(limit)})`,
+      );
+    }
+  }
+  return warnings;
+}
+
 export const strategy: Strategy = {
   tracksGeneration: false,
+  warningsOnCreate: requestAboveLimit,
   default(obj) {
     canonicalize(asObject(obj.spec)?.hard);
     const status = asObject(obj.status);

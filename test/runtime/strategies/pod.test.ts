@@ -97,6 +97,41 @@ describe("pod strategy", () => {
     ]);
   });
 
+  it("checks Windows hostProcess pods as kube's validateWindowsHostProcessPod does", () => {
+    const hostProcess = (value: boolean) => ({ windowsOptions: { hostProcess: value } });
+    expect(createErrors(Pod, pod({ containers: [nginx], securityContext: hostProcess(true) }))).toEqual([
+      "spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers",
+      "spec: Forbidden: hostProcess containers are disallowed by cluster policy",
+    ]);
+    expect(
+      createErrors(
+        Pod,
+        pod({
+          hostNetwork: true,
+          securityContext: hostProcess(true),
+          containers: [{ ...nginx, securityContext: hostProcess(false) }],
+        }),
+      ),
+    ).toEqual([
+      "spec.containers[0].securityContext.windowsOptions.hostProcess: Invalid value: false: pod hostProcess value must be identical if both are specified, was true",
+    ]);
+    expect(
+      createErrors(
+        Pod,
+        pod({
+          hostNetwork: true,
+          containers: [
+            { ...nginx, securityContext: hostProcess(true) },
+            { name: "b", image: "busybox:1" },
+          ],
+        }),
+      ),
+    ).toEqual([
+      'spec: Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess containers',
+      "spec: Forbidden: hostProcess containers are disallowed by cluster policy",
+    ]);
+  });
+
   describe("updates", () => {
     const stored = () => created(Pod, pod({ containers: [nginx], tolerations: [{ key: "a", operator: "Exists" }] }));
 
