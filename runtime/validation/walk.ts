@@ -15,3 +15,16 @@ export function mapValues(value: unknown): unknown[] {
   const obj = asObject(value);
   return obj === undefined ? [] : Object.values(obj);
 }
+
+/** The object under `key` of an object, or an empty one when either is not an object. */
+export function objectField(value: unknown, key: string): JsonObject {
+  return asObject(asObject(value)?.[key]) ?? {};
+}
+
+/** The objects of a list, the other items skipped. */
+export function objectItems(value: unknown): JsonObject[] {
+  return listItems(value).flatMap((item): JsonObject[] => {
+    const obj = asObject(item);
+    return obj === undefined ? [] : [obj];
+  });
+}

@@ -3,11 +3,13 @@
 // each in `status.declaredFeatures`, else 403 naming those missing. Of kube's v1.36 feature registry two are
 // inferred from an update: InPlacePodLevelResourcesVerticalScaling (the pod-level `spec.resources` change) and
 // InPlacePodVerticalScalingInitContainers (a non-sidecar init container's resources change).
+
 import type { JsonObject } from "../../object/json-object.js";
 import { isJsonObject } from "../../object/json-object.js";
 import { builtinKind } from "../../registry/kinds.js";
 import type { ResourceApi } from "../../resources/resource-api.js";
 import { compareQuantity, readQuantity } from "../../validation/quantity-arithmetic.js";
+import { objectField, objectItems } from "../../validation/walk.js";
 import type { AdmissionPlugin } from "../admission.js";
 import { admissionForbidden } from "../admission-forbidden.js";
 import { readObject } from "./cached-read.js";
@@ -16,16 +18,6 @@ import { stringField } from "./pod-write.js";
 export const nodeDeclaredFeatureValidatorPluginName = "NodeDeclaredFeatureValidator";
 
 const nodes = builtinKind("", "v1", "nodes");
-
-function objectField(object: unknown, key: string): JsonObject {
-  if (!isJsonObject(object)) return {};
-  const value = object[key];
-  return isJsonObject(value) ? value : {};
-}
-
-function items(value: unknown): JsonObject[] {
-  return Array.isArray(value) ? value.filter(isJsonObject) : [];
-}
 
 /** apimachinery's Semantic.DeepEqual: quantities by value, nil and empty maps and lists alike. */
 function semanticEqual(a: unknown, b: unknown): boolean {
@@ -67,9 +59,9 @@ const updateFeatures: readonly UpdateFeature[] = [
   {
     name: "InPlacePodVerticalScalingInitContainers",
     needed: (oldSpec, newSpec) => {
-      const updated = items(newSpec.initContainers);
+      const updated = objectItems(newSpec.initContainers);
       // kube compares these with reflect.DeepEqual: the resources as written, not by quantity value.
-      return items(oldSpec.initContainers).some(
+      return objectItems(oldSpec.initContainers).some(
         (c, i) =>
           c.restartPolicy !== "Always" &&
           JSON.stringify(c.resources ?? null) !== JSON.stringify(updated[i]?.resources ?? null),

@@ -2,6 +2,7 @@
 // bound to a node, that moves the pod's generation on, is refused (403) when the node does not exist, is not
 // a Linux node (`kubernetes.io/os` set to anything else; cause UnsupportedPlatform), or has less allocatable
 // cpu or memory than the pod would request (cause NodeCapacity).
+
 import type { JsonObject } from "../../object/json-object.js";
 import { isJsonObject } from "../../object/json-object.js";
 import { podResourceTotals } from "../../quota/pod-resource-totals.js";
@@ -15,6 +16,7 @@ import {
   wholeValue,
   zeroQuantity,
 } from "../../validation/quantity-arithmetic.js";
+import { objectField } from "../../validation/walk.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../admission.js";
 import { admissionForbidden } from "../admission-forbidden.js";
 import { readObject } from "./cached-read.js";
@@ -23,12 +25,6 @@ import { stringField } from "./pod-write.js";
 export const podResizeValidatorPluginName = "PodResizeValidator";
 
 const nodes = builtinKind("", "v1", "nodes");
-
-function objectField(object: unknown, key: string): JsonObject {
-  if (!isJsonObject(object)) return {};
-  const value = object[key];
-  return isJsonObject(value) ? value : {};
-}
 
 function refusal(a: AdmissionAttributes, why: string, cause: string) {
   const error = admissionForbidden(a, why);
