@@ -7,6 +7,7 @@ const layers = [
       "^runtime/errors/",
       "^runtime/object/",
       "^runtime/storage/",
+      "^runtime/metrics/(metric-registry|kube-version)\\.ts$",
       "^runtime/conversion/",
       "^runtime/cel/(common|parser|checker|interpreter)/",
       "^runtime/cel/library/(?!kubernetes/)",
@@ -19,6 +20,7 @@ const layers = [
   {
     name: "machinery",
     paths: [
+      "^runtime/features/",
       "^runtime/(registry|routing|selection|validation|codecs|patch|apply|watch-cache|discovery|openapi|http|printers)/",
       "^runtime/(access|cel/rules|cel/library/kubernetes)/",
       "^generated/(?!strategies\\.ts$|client/)",
@@ -28,12 +30,19 @@ const layers = [
   {
     name: "plugins",
     paths: [
-      "^runtime/(strategies|authn|authz|crd|controllers|service-network|quota)/",
+      "^runtime/(strategies|authn|authz|crd|controllers|service-network|quota|config|flowcontrol|audit)/",
       "^runtime/admission/(?!admission\\.ts$)",
       "^generated/strategies\\.ts$",
     ],
   },
-  { name: "server", paths: ["^runtime/(handlers|server|cli)/", "^runtime/index\\.ts$"] },
+  {
+    name: "server",
+    paths: [
+      "^runtime/(handlers|server|cli)/",
+      "^runtime/metrics/(?!(metric-registry|kube-version)\\.ts$)",
+      "^runtime/index\\.ts$",
+    ],
+  },
 ];
 
 /** The SDK package beyond what it shares with the server: a client, which the server never imports. */

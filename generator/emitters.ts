@@ -4,6 +4,7 @@ import { conversionsEmitter } from "./emit/conversions-emitter.js";
 import { defaultersEmitter } from "./emit/defaulters.js";
 import { discoveryEmitter } from "./emit/discovery.js";
 import type { Emitter } from "./emit/emitter.js";
+import { featureGatesEmitter } from "./emit/feature-gates.js";
 import { fieldsEmitter } from "./emit/fields.js";
 import { openapiEmitter } from "./emit/openapi.js";
 import { printersEmitter } from "./emit/printers.js";
@@ -26,4 +27,5 @@ export const emitters: Emitter[] = [
   openapiEmitter,
   discoveryEmitter,
   clientEmitter,
+  featureGatesEmitter,
 ];

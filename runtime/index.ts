@@ -1,7 +1,7 @@
 // The `kapi` package entry: an in-process server for tests and embedding.
 
+export type { AuditEvent, AuditSink } from "./audit/audit-sink.js";
 export type { ResourceApi, Target } from "./resources/resource-api.js";
-export type { AuditEvent, AuditSink } from "./server/audit-sink.js";
 export type { InProcessRequest, InProcessUser } from "./server/in-process-request.js";
 export type {
   InProcessServer,

@@ -187,6 +187,7 @@ class TableBuilder {
     if (branches !== undefined) return unionOf(branches);
     switch (schema.type) {
       case "string":
+        if (schema.format === "duration") return "duration";
         return schema.format === "byte" ? "bytes" : "string";
       case "boolean":
         return "bool";

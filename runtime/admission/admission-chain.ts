@@ -103,8 +103,14 @@ const plugins: readonly PluginEntry[] = [
   {
     name: "MutatingAdmissionPolicy",
     defaultOn: true,
-    build: (c) =>
-      c.resources.kinds.servesBuiltin("admissionregistration.k8s.io", "v1") ? mutatingAdmissionPolicy(c) : undefined,
+    build: (c) => {
+      if (!c.resources.kinds.servesBuiltin("admissionregistration.k8s.io", "v1")) return undefined;
+      // The feature gate off, kube's plugin stays in the chain and lets every request through untouched.
+      if (c.featureGates?.enabled("MutatingAdmissionPolicy") === false) {
+        return { name: "MutatingAdmissionPolicy", mutate: () => undefined };
+      }
+      return mutatingAdmissionPolicy(c);
+    },
   },
   {
     name: "MutatingAdmissionWebhook",

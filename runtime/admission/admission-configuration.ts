@@ -1,18 +1,24 @@
-// `--admission-control-config-file`: an AdmissionConfiguration (apiserver.config.k8s.io/v1 or v1alpha1, or
-// the older apiserver.k8s.io/v1alpha1) naming each plugin's configuration by `path` (relative to the file's
+// `--admission-control-config-file`: an AdmissionConfiguration (apiserver.config.k8s.io/v1, or the older
+// apiserver.k8s.io/v1alpha1, decoded strictly through runtime/config/) naming each plugin's configuration by `path` (relative to the file's
 // own directory) or embedding it as `configuration`. As kube-apiserver reads it, a file that is not an
 // AdmissionConfiguration is still taken when it is one of the two legacy plugin files (ImagePolicyWebhook's
 // `imagePolicy`, PodNodeSelector's `podNodeSelectorPluginConfig`): it then configures that plugin itself.
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { yamlToJson } from "../authn/jwt/config-decoder.js";
+import { apiserverConfigurationKinds } from "../config/apiserver-kinds.js";
+import { ConfigError, type ConfigScheme, decodeConfig } from "../config/config-document.js";
+import { asObject, listItems } from "../validation/walk.js";
 import type { PluginConfig } from "./plugin-context.js";
 
-const admissionConfigurationVersions = new Set([
-  "apiserver.config.k8s.io/v1",
-  "apiserver.config.k8s.io/v1alpha1",
-  "apiserver.k8s.io/v1alpha1",
-]);
+/** The scheme kube-apiserver reads the file with: every kind of its apiserver configuration API. */
+const admissionScheme: ConfigScheme = {
+  name: "pkg/server/options/admission.go:51",
+  kinds: apiserverConfigurationKinds,
+};
+
+/** Decoding errors after which kube still looks for a legacy plugin file: no version, no kind, not registered. */
+const typeErrors = ["Object 'apiVersion' is missing", "Object 'Kind' is missing", "no kind "];
 
 /** The plugins that read their configuration from a file of their own before AdmissionConfiguration existed. */
 const legacyPlugins: Readonly<Record<string, string>> = {
@@ -25,38 +31,18 @@ export type AdmissionConfiguration = ReadonlyMap<string, PluginConfig>;
 
 export const emptyAdmissionConfiguration: AdmissionConfiguration = new Map();
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function pluginEntries(value: Record<string, unknown>, path: string): Map<string, PluginConfig> {
-  const unknown = Object.keys(value).filter((key) => !["apiVersion", "kind", "plugins"].includes(key));
-  if (unknown.length > 0) {
-    throw new Error(`strict decoding error: ${unknown.map((key) => `unknown field "${key}"`).join(", ")}`);
-  }
-  const plugins = value.plugins ?? [];
-  if (!Array.isArray(plugins)) {
-    throw new Error(
-      "json: cannot unmarshal object into Go struct field AdmissionConfiguration.plugins of type []v1.AdmissionPluginConfiguration",
-    );
-  }
   const configs = new Map<string, PluginConfig>();
   const baseDir = dirname(path);
-  plugins.forEach((entry: unknown, i) => {
-    if (!isObject(entry)) throw new Error(`plugins[${i}]: not an AdmissionPluginConfiguration`);
-    const extra = Object.keys(entry).filter((key) => !["name", "path", "configuration"].includes(key));
-    if (extra.length > 0) {
-      throw new Error(
-        `strict decoding error: ${extra.map((key) => `unknown field "plugins[${i}].${key}"`).join(", ")}`,
-      );
-    }
-    const name = typeof entry.name === "string" ? entry.name : "";
+  for (const entry of listItems(value.plugins)) {
+    const plugin = asObject(entry) ?? {};
+    const name = typeof plugin.name === "string" ? plugin.name : "";
     // kube takes the first entry for a plugin.
-    if (configs.has(name)) return;
-    if (entry.configuration !== undefined && entry.configuration !== null) {
-      configs.set(name, { text: JSON.stringify(entry.configuration), source: path });
-    } else if (typeof entry.path === "string" && entry.path !== "") {
-      const file = isAbsolute(entry.path) ? entry.path : resolve(baseDir, entry.path);
+    if (configs.has(name)) continue;
+    if (plugin.configuration !== undefined && plugin.configuration !== null) {
+      configs.set(name, { text: JSON.stringify(plugin.configuration), source: path });
+    } else if (typeof plugin.path === "string" && plugin.path !== "") {
+      const file = isAbsolute(plugin.path) ? plugin.path : resolve(baseDir, plugin.path);
       let text: string;
       try {
         text = readFileSync(file, "utf8");
@@ -65,8 +51,20 @@ function pluginEntries(value: Record<string, unknown>, path: string): Map<string
       }
       configs.set(name, { text, source: file });
     }
-  });
+  }
   return configs;
+}
+
+function legacyPluginConfig(text: string, path: string): AdmissionConfiguration | undefined {
+  let value: unknown;
+  try {
+    value = yamlToJson(text);
+  } catch {
+    return undefined;
+  }
+  const object = asObject(value);
+  const legacy = object === undefined ? undefined : Object.keys(legacyPlugins).find((key) => key in object);
+  return legacy === undefined ? undefined : new Map([[legacyPlugins[legacy] as string, { text, source: path }]]);
 }
 
 /** Reads the file; its errors are worded as kube-apiserver's startup errors ("failed to read plugin config: …"). */
@@ -81,19 +79,15 @@ export function readAdmissionConfiguration(path: string): AdmissionConfiguration
     );
   }
   try {
-    const value = yamlToJson(text);
-    if (!isObject(value)) throw new Error("couldn't get version/kind; json parse error: not an object");
-    const apiVersion = typeof value.apiVersion === "string" ? value.apiVersion : "";
-    const kind = typeof value.kind === "string" ? value.kind : "";
-    if (kind === "AdmissionConfiguration" && admissionConfigurationVersions.has(apiVersion)) {
-      return pluginEntries(value, path);
-    }
-    const legacy = Object.keys(legacyPlugins).find((key) => key in value);
-    if (legacy !== undefined) return new Map([[legacyPlugins[legacy] as string, { text, source: path }]]);
-    if (apiVersion === "") throw new Error(`Object 'apiVersion' is missing in '${JSON.stringify(value)}'`);
-    if (kind === "") throw new Error(`Object 'Kind' is missing in '${JSON.stringify(value)}'`);
-    throw new Error(`no kind "${kind}" is registered for version "${apiVersion}"`);
+    const { object, gvk } = decodeConfig(text, { scheme: admissionScheme });
+    if (gvk.kind !== "AdmissionConfiguration") throw new Error(`unexpected type: *apiserver.${gvk.kind}`);
+    return pluginEntries(object, path);
   } catch (error) {
-    throw new Error(`failed to read plugin config: ${(error as Error).message}`);
+    if (!(error instanceof ConfigError)) throw new Error(`failed to read plugin config: ${(error as Error).message}`);
+    const legacy = typeErrors.some((prefix) => error.message.startsWith(prefix))
+      ? legacyPluginConfig(text, path)
+      : undefined;
+    if (legacy !== undefined) return legacy;
+    throw new Error(`failed to read plugin config: ${error.message}`);
   }
 }

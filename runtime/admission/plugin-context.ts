@@ -1,7 +1,9 @@
 // What an admission plugin is built from: the server's API, its access control, the plugin's own
 // configuration from `--admission-control-config-file`, and where it reports its metrics and problems.
+
 import type { Authorizer } from "../access/authorizer.js";
 import type { RbacIndex } from "../authz/rbac/rbac-index.js";
+import type { FeatureGates } from "../features/feature-gates.js";
 import type { ErrorLog } from "../http/write-error.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import type { AdmissionMetrics } from "./admission-metrics.js";
@@ -29,6 +31,8 @@ export interface AdmissionPluginContext {
   log: ErrorLog;
   /** `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds` (kube: 300 each). */
   defaultTolerationSeconds?: DefaultTolerationSeconds;
+  /** The server's feature gates (plugins that kube switches by a gate read theirs); default v1.36's defaults. */
+  featureGates?: Pick<FeatureGates, "enabled">;
 }
 
 /**

@@ -60,14 +60,17 @@ function uidOf(cert: X509Certificate): string | undefined {
   return uids[0]?.value;
 }
 
-/** kube's CommonNameUserConversion; undefined when the certificate has no CN. */
-export function userFromCertificate(cert: X509Certificate): UserInfo | undefined {
+/**
+ * kube's CommonNameUserConversion; undefined when the certificate has no CN. `withUid` is the
+ * AllowParsingUserUIDFromCertAuth feature gate: off, the uid attribute is not read at all.
+ */
+export function userFromCertificate(cert: X509Certificate, withUid = true): UserInfo | undefined {
   const name = commonNameOf(cert);
   if (name === "") return undefined;
   const groups = certificateFields(cert)
     .subjectAttributes.filter((a) => a.type === organizationType && a.value !== undefined)
     .map((a) => a.value as string);
-  const uid = uidOf(cert);
+  const uid = withUid ? uidOf(cert) : undefined;
   const credential = `X509SHA256=${createHash("sha256").update(cert.raw).digest("hex")}`;
   return { name, groups, ...(uid === undefined ? {} : { uid }), extra: { [credentialIdKey]: [credential] } };
 }
@@ -81,6 +84,8 @@ export class ClientCertificateAuthenticator implements RequestAuthenticator {
 
   constructor(
     private readonly pool: CertificatePool,
+    /** The AllowParsingUserUIDFromCertAuth feature gate. */
+    private readonly withUid = true,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -92,7 +97,7 @@ export class ClientCertificateAuthenticator implements RequestAuthenticator {
     if (user === undefined) {
       const leaf = verifiedClientLeaf(this.pool, request, now);
       if (leaf === undefined) return undefined;
-      user = userFromCertificate(leaf);
+      user = userFromCertificate(leaf, this.withUid);
       const until = Math.min(now.getTime() + verifiedForMs, Date.parse(leaf.validTo));
       this.verified.set(leaf, { user, until });
     }

@@ -195,6 +195,8 @@ export interface AuthenticationOptions {
   clientCaFile?: string;
   /** More trusted client CAs as PEM (kapi's own CA, which issues the admin client certificate). */
   clientCaCertificates?: string;
+  /** The AllowParsingUserUIDFromCertAuth feature gate (default on): client certificates carry a uid. */
+  certificateUid?: boolean;
   /** `--token-auth-file`. */
   tokenAuthFile?: string;
   /** `--requestheader-client-ca-file` and the other `--requestheader-*` flags. */
@@ -267,7 +269,7 @@ export function buildAuthentication(options: AuthenticationOptions): Authenticat
   }
   const clientCas = clientCertificatePool(options);
   if (clientCas !== undefined) {
-    authenticators.push(new ClientCertificateAuthenticator(clientCas));
+    authenticators.push(new ClientCertificateAuthenticator(clientCas, options.certificateUid ?? true));
     ca.push(...clientCas.pem());
   }
   const tokens = tokenUnion(options, apiAudiences);

@@ -11,6 +11,7 @@ import {
   type RetryBackoff,
   type WebhookClient,
 } from "../http/webhook-client.js";
+import type { MetricRegistry } from "../metrics/metric-registry.js";
 import { AbacAuthorizer } from "./abac.js";
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from "./always.js";
 import {
@@ -20,6 +21,7 @@ import {
   resolveAuthorization,
   type WebhookConfiguration,
 } from "./authorization-config.js";
+import { InstrumentedAuthorizer } from "./instrumented-authorizer.js";
 import { PrivilegedGroupAuthorizer } from "./privileged-groups.js";
 import { ReloadingAuthorizer } from "./reloading-authorizer.js";
 import { UnionAuthorizer } from "./union-authorizer.js";
@@ -42,6 +44,8 @@ export interface WebhookSettings {
   /** kube's retry backoff unless given (tests shorten it). */
   retryBackoff?: RetryBackoff;
   now?: () => number;
+  /** The server's registry: each configured authorizer's decisions count in apiserver_authorization_decisions_total. */
+  metrics?: MetricRegistry;
 }
 
 export function persistentAuthorizers(
@@ -109,6 +113,29 @@ function kept(instance: Authorizer | undefined, type: string): Authorizer {
   return instance;
 }
 
+function configuredAuthorizer(
+  a: AuthorizerConfiguration,
+  persistent: PersistentAuthorizers,
+  settings: WebhookSettings,
+): Authorizer {
+  switch (a.type) {
+    case "AlwaysAllow":
+      return new AlwaysAllowAuthorizer();
+    case "AlwaysDeny":
+      return new AlwaysDenyAuthorizer();
+    case "Webhook":
+      return webhookAuthorizer(a, settings);
+    case "RBAC":
+      return kept(persistent.rbac, a.type);
+    case "Node":
+      return kept(persistent.node, a.type);
+    case "ABAC":
+      return kept(persistent.abac, a.type);
+    default:
+      throw new Error(`unknown authorization mode ${String(a.type)} specified`);
+  }
+}
+
 /** kube's newForConfig: throws when an authorizer cannot be made (an unreadable webhook kubeconfig…). */
 export function buildAuthorizerChain(
   configuration: AuthorizationConfiguration,
@@ -118,29 +145,12 @@ export function buildAuthorizerChain(
   if (configuration.authorizers.length === 0) throw new Error("at least one authorization mode must be passed");
   const members: Authorizer[] = [new PrivilegedGroupAuthorizer()];
   for (const a of configuration.authorizers) {
-    switch (a.type) {
-      case "AlwaysAllow":
-        members.push(new AlwaysAllowAuthorizer());
-        break;
-      case "AlwaysDeny":
-        members.push(new AlwaysDenyAuthorizer());
-        break;
-      case "Webhook":
-        members.push(webhookAuthorizer(a, settings));
-        break;
-      case "RBAC":
-        members.push(kept(persistent.rbac, a.type));
-        break;
-      case "Node":
-        members.push(kept(persistent.node, a.type));
-        break;
-      case "ABAC":
-        members.push(kept(persistent.abac, a.type));
-        break;
-      default:
-        throw new Error(`unknown authorization mode ${String(a.type)} specified`);
-    }
+    const made = configuredAuthorizer(a, persistent, settings);
+    members.push(
+      settings.metrics === undefined ? made : new InstrumentedAuthorizer(made, a.type, a.name, settings.metrics),
+    );
   }
+
   return new UnionAuthorizer(members);
 }
 

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ServeOptions } from "../server/serve.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -11,36 +12,14 @@ const usage = `usage: kapi <command>
 commands:
   generate         regenerate generated/ from schemas/ (npm run generate)
   generate --check fail if generated/ is out of date
-  serve            run the API server
-    --secure-port N      port to serve on (default 6443)
-    --bind-address IP    address to listen on (default 127.0.0.1)
-    --data-dir DIR       where admin.kubeconfig and state live (default ./kapi-data)
-    --cert-dir DIR       where the CA and serving certificate are kept (default <data-dir>/pki)
-    --plain-http         serve HTTP instead of HTTPS
-    --storage KIND       sqlite (default, <data-dir>/kapi.db) or memory
-    --audit-log-path F   append one audit.k8s.io/v1 Event per request (Metadata level) to F
-    --controllers LIST   kube-controller-manager's selection (*, name, -name; default *)
-    --runtime-config L   group/versions to serve or not (samples.kapi.dev/v1=true, api/alpha=false)
-    --max-requests-inflight N           read-only requests at once before 429 (default 400, 0 unlimited)
-    --max-mutating-requests-inflight N  mutating requests at once before 429 (default 200, 0 unlimited)
-    --request-timeout D       504 for requests that are not long-running after D (default 1m0s)
-    --min-request-timeout N   watches without timeoutSeconds last N to 2N seconds (default 1800)
-    --shutdown-delay-duration D  keep serving D after /readyz fails on SIGTERM (default 0s)
-    --v N                     4 or more: debug lines on stderr
-    --allow-privileged        pods may have privileged containers (default false)
-    authentication (docs/authentication.md):
-      --anonymous-auth, --client-ca-file, --token-auth-file, --enable-bootstrap-token-auth,
-      --authentication-config, --requestheader-client-ca-file, --requestheader-allowed-names,
-      --requestheader-{username,uid,group}-headers, --requestheader-extra-headers-prefix,
-      --authentication-token-webhook-{config-file,version,cache-ttl}, --api-audiences,
-      --service-account-{issuer,key-file,signing-key-file,max-token-expiration,
-      extend-token-expiration,lookup,jwks-uri}
-    authorization (docs/authorization.md; default --authorization-mode=Node,RBAC):
-      --authorization-mode, --authorization-config, --authorization-policy-file,
-      --authorization-webhook-{config-file,version,cache-authorized-ttl,cache-unauthorized-ttl}
+  serve            run the API server as kube-apiserver (kapi serve --help lists its flags:
+                   kube-apiserver v1.36's, in its sections, and kapi's own)
   new-group G/V --kind K    write a starter schemas/<group>/<version>.yaml (docs/new-api-group.md)
     --namespaced|--cluster  the kind's scope (default namespaced)
     --schemas-dir DIR       where schemas live (default ./schemas)
+  config default|validate|convert FILE   read a configuration file as kube-apiserver does
+    -o yaml|json              output format of default and convert (default yaml)
+    --output-version G/V      the version convert writes (docs/configuration-files.md)
   sdk --crd FILE... --out DIR   TypeScript types and typed clients from CustomResourceDefinition manifests
     --client-module M     module exporting ApiClient and ResourceClient (default @kapi/client)
     --meta-module M       module exporting the ObjectMeta and ListMeta types (default @kapi/client)
@@ -73,8 +52,23 @@ function runGenerator(args: string[]): number {
 
 async function runServe(args: string[]): Promise<void> {
   // Loaded here so that `kapi generate` does not pay for the server's modules.
-  const { parseServeFlags } = await import("./serve-flags.js");
-  const options = parseServeFlags(args);
+  const { honouredFlags, parseServeFlags } = await import("./serve-flags.js");
+  const { readServeCommandLine } = await import("./serve-command-line.js");
+  let options: ServeOptions;
+  try {
+    const commandLine = readServeCommandLine(args, honouredFlags);
+    if (commandLine.print !== undefined) {
+      process.stdout.write(commandLine.print);
+      return;
+    }
+    options = parseServeFlags(commandLine.args);
+    for (const line of [...commandLine.notices, ...(options.warnings ?? [])]) console.error(line);
+  } catch (error) {
+    // The command line is refused as kube-apiserver's cobra refuses it: `Error: <why>`, exit 1.
+    console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+    return;
+  }
   const { serve } = await import("../server/serve.js");
   // A graceful shutdown on the first signal (in-flight requests answered, watches ended, store closed);
   // a second signal while it runs exits at once, as kube-apiserver does. The handlers are in place before
@@ -110,6 +104,11 @@ async function runServe(args: string[]): Promise<void> {
 
 const [command, ...args] = process.argv.slice(2);
 switch (command) {
+  case "help":
+  case "--help":
+  case "-h":
+    console.log(usage);
+    break;
   case "generate":
     process.exitCode = runGenerator(args);
     break;
@@ -125,7 +124,10 @@ switch (command) {
   case "sdk":
     runVerb(() => import("./sdk-command.js").then((m) => m.runSdkCommand), args);
     break;
+  case "config":
+    runVerb(() => import("./config-command.js").then((m) => m.runConfigCommand), args);
+    break;
   default:
     console.error(usage);
-    process.exitCode = command === undefined || command === "help" ? 0 : 2;
+    process.exitCode = command === undefined ? 0 : 2;
 }

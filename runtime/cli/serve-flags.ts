@@ -3,9 +3,12 @@
 // `--flag=true|false`, durations in Go's form (`10m`, `1h30m`).
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { AdmissionOptions } from "../admission/admission-chain.js";
+import { auditBooleanFlags, auditStringFlags, parseAuditFlags } from "../audit/audit-flags.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { parseGoDuration } from "../authz/authorization-config.js";
 import { parseControllers } from "../controllers/controller-selection.js";
+import { parseFeatureGates } from "../features/feature-gates.js";
+import { validateShowHiddenMetricsForVersion } from "../metrics/metric-registry.js";
 import { parseRuntimeConfig } from "../registry/runtime-config.js";
 import type { ServeOptions } from "../server/serve.js";
 import type { AuthenticationFlags } from "../server/start-access-control.js";
@@ -17,8 +20,9 @@ const stringFlags = [
   "bind-address",
   "data-dir",
   "cert-dir",
+  "tls-cert-file",
+  "tls-private-key-file",
   "storage",
-  "audit-log-path",
   "client-ca-file",
   "token-auth-file",
   "authentication-config",
@@ -43,12 +47,16 @@ const stringFlags = [
   "request-timeout",
   "min-request-timeout",
   "shutdown-delay-duration",
+  "livez-grace-period",
   "admission-control-config-file",
+  "egress-selector-config-file",
+  "tracing-config-file",
   "default-not-ready-toleration-seconds",
   "default-unreachable-toleration-seconds",
   "service-cluster-ip-range",
   "service-node-port-range",
   "advertise-address",
+  "show-hidden-metrics-for-version",
   "v",
 ] as const;
 
@@ -65,6 +73,7 @@ const listFlags = [
   "enable-admission-plugins",
   "disable-admission-plugins",
   "admission-control",
+  "feature-gates",
 ] as const;
 
 /** Booleans that take `=true` or `=false` as pflag's do. */
@@ -72,8 +81,10 @@ const booleanFlags = [
   "allow-privileged",
   "anonymous-auth",
   "enable-bootstrap-token-auth",
+  "enable-priority-and-fairness",
   "service-account-extend-token-expiration",
   "service-account-lookup",
+  "shutdown-send-retry-after",
 ] as const;
 
 type Values = { [K in (typeof stringFlags)[number] | (typeof booleanFlags)[number]]?: string } & {
@@ -128,6 +139,12 @@ function requestLimits(v: Values): ServeOptions["limits"] {
   if (minTimeout !== undefined) limits.minRequestTimeoutSeconds = minTimeout;
   const delay = durationMs("shutdown-delay-duration", v["shutdown-delay-duration"]);
   if (delay !== undefined) limits.shutdownDelayMs = delay;
+  const retryAfter = bool("shutdown-send-retry-after", v["shutdown-send-retry-after"]);
+  if (retryAfter !== undefined) limits.shutdownSendRetryAfter = retryAfter;
+  const livezGrace = durationMs("livez-grace-period", v["livez-grace-period"]);
+  if (livezGrace !== undefined) limits.livezGracePeriodMs = livezGrace;
+  const priorityAndFairness = bool("enable-priority-and-fairness", v["enable-priority-and-fairness"]);
+  if (priorityAndFairness !== undefined) limits.enablePriorityAndFairness = priorityAndFairness;
   return Object.keys(limits).length === 0 ? undefined : limits;
 }
 
@@ -154,7 +171,7 @@ function admission(v: Values): AdmissionOptions | undefined {
 
 /** pflag accepts a bare boolean flag; node's parser wants a value for string options, so give it one. */
 function withBooleanValues(args: readonly string[]): string[] {
-  const names = new Set(booleanFlags.map((f) => `--${f}`));
+  const names = new Set([...booleanFlags, ...auditBooleanFlags].map((f) => `--${f}`));
   return args.flatMap((arg, i) =>
     names.has(arg) && !/^(true|false)$/.test(args[i + 1] ?? "") ? [`${arg}=true`] : [arg],
   );
@@ -225,11 +242,29 @@ function authorization(v: Values): AuthorizationOptions | undefined {
   return Object.keys(options).length === 0 ? undefined : options;
 }
 
+/** The flags parseServeFlags reads: the kube-apiserver flags kapi honours, and kapi's own. */
+export const honouredFlags: ReadonlySet<string> = new Set<string>([
+  ...stringFlags,
+  ...listFlags,
+  ...booleanFlags,
+  ...auditStringFlags,
+  ...auditBooleanFlags,
+  "plain-http",
+]);
+
+/** `--feature-gates`: the gates set, and kube's warnings about them (unknown, GA or deprecated gates). */
+function featureGateFlags(values: string[] | undefined): Pick<ServeOptions, "featureGates" | "warnings"> {
+  if (values === undefined) return {};
+  const { overrides, warnings } = parseFeatureGates(values);
+  return { featureGates: overrides, ...(warnings.length === 0 ? {} : { warnings }) };
+}
+
 /** Reads `kapi serve`'s arguments; a bad value throws with kube's wording where kube has one. */
 export function parseServeFlags(args: readonly string[]): ServeOptions {
   const options: NonNullable<ParseArgsConfig["options"]> = Object.fromEntries([
     ...stringFlags.map((f) => [f, { type: "string" as const }]),
     ...booleanFlags.map((f) => [f, { type: "string" as const }]),
+    ...[...auditStringFlags, ...auditBooleanFlags].map((f) => [f, { type: "string" as const }]),
     ...listFlags.map((f) => [f, { type: "string" as const, multiple: true }]),
     ["plain-http", { type: "boolean" as const }],
   ]);
@@ -246,14 +281,21 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
   const verbosity = int("v", values.v);
   const admissionFlags = admission(values);
   const allowPrivileged = bool("allow-privileged", values["allow-privileged"]);
+  const showHidden = values["show-hidden-metrics-for-version"];
+  const showHiddenInvalid = validateShowHiddenMetricsForVersion(showHidden ?? "");
+  if (showHiddenInvalid !== undefined) throw new Error(showHiddenInvalid);
+  const audit = parseAuditFlags(values as Readonly<Record<string, string | undefined>>);
   return {
     securePort: port,
     bindAddress: values["bind-address"] ?? "127.0.0.1",
     dataDir: values["data-dir"] ?? "./kapi-data",
     ...(values["cert-dir"] === undefined ? {} : { certDir: values["cert-dir"] }),
+    ...(values["tls-cert-file"] === undefined ? {} : { tlsCertFile: values["tls-cert-file"] }),
+    ...(values["tls-private-key-file"] === undefined ? {} : { tlsPrivateKeyFile: values["tls-private-key-file"] }),
     plainHttp: values["plain-http"] ?? false,
     storage,
-    ...(values["audit-log-path"] === undefined ? {} : { auditLogPath: values["audit-log-path"] }),
+    ...featureGateFlags(values["feature-gates"]),
+    ...(audit === undefined ? {} : { audit }),
     ...(Object.keys(auth).length === 0 ? {} : { authentication: auth }),
     ...(authz === undefined ? {} : { authorization: authz }),
     ...(controllers === undefined ? {} : { controllers: parseControllers(controllers) }),
@@ -261,9 +303,19 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
     ...(limits === undefined ? {} : { limits }),
     ...(admissionFlags === undefined ? {} : { admission: admissionFlags }),
     ...(allowPrivileged === undefined ? {} : { allowPrivileged }),
+    ...(showHidden === undefined ? {} : { showHiddenMetricsForVersion: showHidden }),
     ...(verbosity === undefined ? {} : { verbosity }),
     ...serviceNetworkFlags(values),
+    ...inertConfigFileFlags(values),
   };
+}
+
+/** `--egress-selector-config-file`, `--tracing-config-file`: validated at start, without effect (docs/configuration-files.md). */
+function inertConfigFileFlags(v: Values): Pick<ServeOptions, "inertConfigFiles"> {
+  const files: NonNullable<ServeOptions["inertConfigFiles"]> = {};
+  if (v["egress-selector-config-file"] !== undefined) files.egressSelectorConfigFile = v["egress-selector-config-file"];
+  if (v["tracing-config-file"] !== undefined) files.tracingConfigFile = v["tracing-config-file"];
+  return Object.keys(files).length === 0 ? {} : { inertConfigFiles: files };
 }
 
 /** kube-apiserver's service network flags, checked here so a bad value stops the start with kube's text. */

@@ -74,16 +74,18 @@ function send(
 
 /**
  * Writes a complete body: compressed with gzip level 1 (off the event loop) when it is larger than the threshold
- * and the client accepts gzip, then with `Content-Encoding: gzip` and `Vary: Accept-Encoding`.
+ * and the client accepts gzip, then with `Content-Encoding: gzip` and `Vary: Accept-Encoding`. `compression`
+ * is the APIResponseCompression feature gate: off, nothing is compressed.
  */
 export function writeEncoded(
   req: IncomingMessage,
   res: ServerResponse,
   code: number,
   encoded: EncodedBody,
-  headers?: Record<string, string | string[]>,
+  headers: Record<string, string | string[]> | undefined,
+  compression: boolean,
 ): void {
-  if (encoded.body.length <= GZIP_THRESHOLD_BYTES || !acceptsGzip(req)) {
+  if (!compression || encoded.body.length <= GZIP_THRESHOLD_BYTES || !acceptsGzip(req)) {
     send(res, code, encoded.contentType, encoded.body, false, headers);
     return;
   }

@@ -18,6 +18,8 @@ export type ScalarField =
   | "int-or-string"
   /** A resource.Quantity: a JSON number or string that must parse as a quantity. */
   | "quantity"
+  /** A metav1.Duration: a JSON string Go's time.ParseDuration must read. */
+  | "duration"
   /** Anything, kept as sent and not looked into (RawExtension, JSON, x-kubernetes-preserve-unknown-fields). */
   | "any";
 

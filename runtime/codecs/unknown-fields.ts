@@ -5,6 +5,7 @@
 // (`json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`), and
 // the first fatal error wins over everything strict decoding found.
 import { fieldTable } from "../../generated/fields.js";
+import { goDurationError } from "../object/go-duration.js";
 import { isJsonObject, type JsonObject } from "../object/json-object.js";
 import { cannotBeHandled, handledAs, jsonKind } from "./decode-errors.js";
 import type { FieldDefinition, FieldNode, ScalarField } from "./field-table.js";
@@ -38,6 +39,8 @@ const goScalarTypes: Record<ScalarField, string> = {
   bytes: "[]uint8",
   "int-or-string": "intstr.IntOrString",
   quantity: "resource.Quantity",
+  // metav1.Duration reads a JSON string first; the decoder adds the field to that type error.
+  duration: "string",
   any: "interface {}",
 };
 
@@ -271,6 +274,9 @@ class FieldWalker {
       case "quantity":
         this.quantity(v);
         return;
+      case "duration":
+        this.duration(v);
+        return;
       default:
         return;
     }
@@ -287,6 +293,16 @@ class FieldWalker {
 
   private quantity(v: unknown): void {
     const error = quantityError(v);
+    if (error !== undefined) this.fatal ??= error;
+  }
+
+  /** metav1.Duration's UnmarshalJSON: a JSON string, then time.ParseDuration, whose error comes back bare. */
+  private duration(v: unknown): void {
+    if (typeof v !== "string") {
+      this.typeError(jsonKind(v), "duration");
+      return;
+    }
+    const error = goDurationError(v);
     if (error !== undefined) this.fatal ??= error;
   }
 

@@ -4,6 +4,7 @@
 
 import { setMaxListeners } from "node:events";
 import type { Authorizer } from "../access/authorizer.js";
+import type { FeatureGates } from "../features/feature-gates.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import { ApiserverIdentityLease } from "./apiserver-identity-lease.js";
 import { BootstrapSigner } from "./bootstrap-signer.js";
@@ -144,6 +145,8 @@ export interface StartControllersOptions {
   postStartHook?: (name: string, done: Promise<unknown>) => void;
   /** The server's service network, for its controllers; none run without it. */
   serviceNetwork?: ServiceNetworkControllerOptions;
+  /** The server's feature gates (APIServerIdentity: the identity lease); default v1.36's defaults. */
+  featureGates?: Pick<FeatureGates, "enabled">;
 }
 
 export interface RunningControllers {
@@ -280,7 +283,8 @@ export function startControllers(api: ResourceApi, options: StartControllersOpti
       ),
     );
   }
-  if (on("apiserverIdentity") && api.kinds.servesBuiltin("coordination.k8s.io", "v1")) {
+  const identity = options.featureGates?.enabled("APIServerIdentity") ?? true;
+  if (on("apiserverIdentity") && identity && api.kinds.servesBuiltin("coordination.k8s.io", "v1")) {
     const lease = new ApiserverIdentityLease(api, context);
     // The lease lives in kube-system: it is claimed once the system namespaces exist.
     const claimed = ready.then(() => lease.start());

@@ -52,8 +52,11 @@ function otherGroupVersion(kind: GroupVersionKind | undefined, gv: ServedGroupVe
   return { group: kind.group, version: kind.version };
 }
 
-/** `/api/v1`, `/apis/<group>/<version>`: resources, then their subresources as `<plural>/<sub>`. */
-export function buildApiResourceList(gv: ServedGroupVersion): Doc {
+/**
+ * `/api/v1`, `/apis/<group>/<version>`: resources, then their subresources as `<plural>/<sub>`; without
+ * `storageVersionHash` (the feature gate off) resources carry none.
+ */
+export function buildApiResourceList(gv: ServedGroupVersion, storageVersionHash = true): Doc {
   const resources: Doc[] = [];
   for (const r of sortedResources(gv)) {
     resources.push({
@@ -64,7 +67,7 @@ export function buildApiResourceList(gv: ServedGroupVersion): Doc {
       verbs: r.verbs,
       ...(r.shortNames?.length ? { shortNames: r.shortNames } : {}),
       ...(r.categories?.length ? { categories: r.categories } : {}),
-      ...(r.storageVersionHash ? { storageVersionHash: r.storageVersionHash } : {}),
+      ...(storageVersionHash && r.storageVersionHash ? { storageVersionHash: r.storageVersionHash } : {}),
     });
     const subs = [...(r.subresources ?? [])].sort((a, b) => a.name.localeCompare(b.name));
     for (const s of subs) {

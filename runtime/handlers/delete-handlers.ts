@@ -118,5 +118,13 @@ export async function deleteCollection(ctx: RequestContext, target: Target): Pro
     metadata: {},
     items: items.map((item) => listItem(target.kind, item)),
   };
-  writeEncoded(ctx.req, ctx.res, 200, encodeObject(format, list), headersFor(ctx.warnings));
+  ctx.audit?.responseObject(() => list);
+  writeEncoded(
+    ctx.req,
+    ctx.res,
+    200,
+    encodeObject(format, list),
+    headersFor(ctx.warnings),
+    ctx.server.featureGates.enabled("APIResponseCompression"),
+  );
 }

@@ -86,18 +86,44 @@ export function sendObject(
   options: { warnings?: readonly string[]; item?: ReadItem } = {},
 ): void {
   const headers = headersFor([...(ctx.warnings ?? []), ...(options.warnings ?? [])]);
+  ctx.audit?.responseObject(() =>
+    options.item !== undefined && (format.kind === "json" || format.kind === "protobuf")
+      ? JSON.parse(Buffer.from(jsonAt(options.item.cached, kind)).toString("utf8"))
+      : transformObject(format, kind, object),
+  );
   if (format.kind === "json" && !format.pretty && options.item !== undefined) {
     const body = Buffer.concat([jsonAt(options.item.cached, kind), newline]);
-    writeEncoded(ctx.req, ctx.res, code, { contentType: "application/json", body }, headers);
+    writeEncoded(
+      ctx.req,
+      ctx.res,
+      code,
+      { contentType: "application/json", body },
+      headers,
+      ctx.server.featureGates.enabled("APIResponseCompression"),
+    );
     return;
   }
   if (format.kind === "protobuf" && options.item !== undefined) {
     const bytes = protobufAt(options.item.cached, kind);
     const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    writeEncoded(ctx.req, ctx.res, code, { contentType: PROTOBUF_MEDIA_TYPE, body }, headers);
+    writeEncoded(
+      ctx.req,
+      ctx.res,
+      code,
+      { contentType: PROTOBUF_MEDIA_TYPE, body },
+      headers,
+      ctx.server.featureGates.enabled("APIResponseCompression"),
+    );
     return;
   }
-  writeEncoded(ctx.req, ctx.res, code, encodeObject(format, transformObject(format, kind, object)), headers);
+  writeEncoded(
+    ctx.req,
+    ctx.res,
+    code,
+    encodeObject(format, transformObject(format, kind, object)),
+    headers,
+    ctx.server.featureGates.enabled("APIResponseCompression"),
+  );
 }
 
 function listMeta(result: ListResult): Record<string, unknown> {
@@ -141,6 +167,16 @@ export function listKindOf(kind: ServedKind): string {
 export function sendList(ctx: RequestContext, format: ResponseFormat, kind: ServedKind, result: ListResult): void {
   const metadata = listMeta(result);
   const headers = headersFor(ctx.warnings);
+  ctx.audit?.responseObject(() => ({
+    kind: listKindOf(kind),
+    apiVersion: apiVersionOf(kind),
+    metadata,
+    items: result.items.map((item) =>
+      format.kind === "json" || format.kind === "protobuf"
+        ? JSON.parse(Buffer.from(listItemJsonAt(item.cached, kind)).toString("utf8"))
+        : listItem(kind, item.object),
+    ),
+  }));
   if (format.kind === "json" && !format.pretty) {
     // The list is assembled from each item's shared serialization rather than re-encoding every object.
     const head = `{"kind":${JSON.stringify(listKindOf(kind))},"apiVersion":${JSON.stringify(apiVersionOf(kind))},"metadata":${JSON.stringify(metadata)},"items":[`;
@@ -150,13 +186,27 @@ export function sendList(ctx: RequestContext, format: ResponseFormat, kind: Serv
       parts.push(listItemJsonAt(item.cached, kind));
     });
     parts.push(Buffer.from("]}\n"));
-    writeEncoded(ctx.req, ctx.res, 200, { contentType: "application/json", body: Buffer.concat(parts) }, headers);
+    writeEncoded(
+      ctx.req,
+      ctx.res,
+      200,
+      { contentType: "application/json", body: Buffer.concat(parts) },
+      headers,
+      ctx.server.featureGates.enabled("APIResponseCompression"),
+    );
     return;
   }
   if (format.kind === "protobuf") {
     const items = result.items.map((item) => envelopeRaw(protobufAt(item.cached, kind)));
     const body = encodeProtobufList(apiVersionOf(kind), listKindOf(kind), metadata, items);
-    writeEncoded(ctx.req, ctx.res, 200, { contentType: PROTOBUF_MEDIA_TYPE, body }, headers);
+    writeEncoded(
+      ctx.req,
+      ctx.res,
+      200,
+      { contentType: PROTOBUF_MEDIA_TYPE, body },
+      headers,
+      ctx.server.featureGates.enabled("APIResponseCompression"),
+    );
     return;
   }
   const objects = result.items.map((item) => item.object);
@@ -177,5 +227,12 @@ export function sendList(ctx: RequestContext, format: ResponseFormat, kind: Serv
       items: objects.map((object) => listItem(kind, object)),
     };
   }
-  writeEncoded(ctx.req, ctx.res, 200, encodeObject(format, value), headers);
+  writeEncoded(
+    ctx.req,
+    ctx.res,
+    200,
+    encodeObject(format, value),
+    headers,
+    ctx.server.featureGates.enabled("APIResponseCompression"),
+  );
 }

@@ -17,11 +17,22 @@ function patchTypeOf(ctx: RequestContext, target: Target): PatchType | "apply" {
   return patchType;
 }
 
+/** kube logs a patch's bytes as they came: JSON as JSON, anything else (an apply's YAML) as its text. */
+function auditPatch(body: Buffer): unknown {
+  const text = body.toString("utf8");
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export async function patchResource(ctx: RequestContext, target: Target): Promise<void> {
   const type = patchTypeOf(ctx, target);
   const query = parseWriteQuery(ctx.url.searchParams, "PatchOptions", type === "apply" ? "apply" : "other");
   const format = responseFormat(ctx, { list: false, watch: false, kind: target.kind });
   const body = ctx.body ?? Buffer.alloc(0);
+  ctx.audit?.requestPatch(auditPatch(body));
   const options = {
     dryRun: query.dryRun,
     fieldValidation: query.fieldValidation,

@@ -24,5 +24,6 @@ export function readRequestObject(
   // Refused before any step walks it on the call stack (docs/patch.md: the depth kapi stores).
   const tooDeep = containerBeyondDepth(decoded.object, maxObjectDepth);
   if (tooDeep !== undefined) throw storedObjectTooDeep(tooDeep);
+  ctx.audit?.requestObject(decoded.object);
   return decoded;
 }

@@ -13,6 +13,7 @@ import { PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
 import { encodeProtobuf, watchEventFrame } from "../codecs/protobuf/protobuf-response.js";
 import type { ResponseFormat } from "../codecs/response-format.js";
 import { StatusError } from "../errors/status-error.js";
+import { requestMetrics } from "../metrics/request-metrics.js";
 import type { KubeObject } from "../object/kube-object.js";
 import { apiVersionOf } from "../registry/kinds.js";
 import type { ServedKind } from "../registry/served-kind.js";
@@ -171,7 +172,7 @@ function errorFrame(protobuf: boolean, error: StatusError): Buffer | string {
 
 export async function watchResource(ctx: RequestContext, target: Target): Promise<void> {
   const format = responseFormat(ctx, { list: true, watch: true, kind: target.kind });
-  const query = parseWatchQuery(ctx.url.searchParams);
+  const query = parseWatchQuery(ctx.url.searchParams, ctx.server.featureGates.enabled("WatchList"));
   if (target.name !== undefined) {
     // A watch on one object's path is a watch of its collection narrowed to that name.
     const byName = `metadata.name=${target.name}`;
@@ -201,6 +202,14 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
   if (lifetimeMs <= 0 || stopping.aborted) end();
   ctx.res.writeHead(200, { "Content-Type": contentType, "Transfer-Encoding": "chunked", ...headersFor(ctx.warnings) });
   ctx.res.flushHeaders();
+  // API Priority and Fairness holds the watch's seats until its initial events are sent.
+  const noteInitialized = () => {
+    if (watch.backlogTaken) ctx.watchInitialized?.();
+  };
+  noteInitialized();
+  const events = requestMetrics(ctx.server.metrics);
+  const { group = "", version = "", resource = "" } = ctx.info ?? {};
+  const recordEvent = (bytes: number) => events.watchEvent(group, version, resource, bytes);
   try {
     let first = true;
     for await (const event of watch) {
@@ -215,8 +224,11 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
           break;
         }
       }
-      if (!(await write(ctx.res, frame(format, target.kind, event, first), watch.ended))) break;
+      const chunk = frame(format, target.kind, event, first);
+      recordEvent(chunk.length);
+      if (!(await write(ctx.res, chunk, watch.ended))) break;
       if (event.type !== "BOOKMARK") first = false;
+      noteInitialized();
     }
   } finally {
     clearTimeout(timer);

@@ -36,6 +36,11 @@ export interface ServingCertificates {
   key: string;
   /** PEM (PKCS#8) of the CA's key, which issues client certificates; absent when only the certificate is known. */
   caKey?: string;
+  /**
+   * PEM of what verifies a serving certificate not issued by `caCert` (`--tls-cert-file`'s chain): clients
+   * trust it along with `caCert`.
+   */
+  servingCa?: string;
 }
 
 export interface ClientCertificate {
@@ -216,4 +221,11 @@ export function issueClientCertificate(
     year,
   );
   return { cert: certificatePem(client.der), key: client.key.export({ type: "pkcs8", format: "pem" }).toString() };
+}
+
+/** The CA bundle clients verify the server with: `caCert`, and `servingCa` when the serving certificate has its own. */
+export function clientTrustBundle(certificates: ServingCertificates): string {
+  if (certificates.servingCa === undefined) return certificates.caCert;
+  const ca = certificates.caCert.endsWith("\n") ? certificates.caCert : `${certificates.caCert}\n`;
+  return `${ca}${certificates.servingCa}`;
 }

@@ -1,5 +1,6 @@
 // What the write and read paths share within one server: storage per resource, admission, the clock.
 import type { AdmissionPlugin } from "../admission/admission.js";
+import type { MetricRegistry } from "../metrics/metric-registry.js";
 import type { ServedKind } from "../registry/served-kind.js";
 import { ServerLocals } from "../registry/server-locals.js";
 import type { WriteEnvironment } from "../registry/strategy.js";
@@ -26,6 +27,7 @@ export class ApiContext {
     readonly admission: readonly AdmissionPlugin[],
     readonly now: () => Date,
     private readonly historyWindowMs: number | undefined,
+    private readonly metrics?: MetricRegistry,
   ) {}
 
   storageOf(kind: ServedKind): ResourceStorage {
@@ -38,6 +40,7 @@ export class ApiContext {
         store: this.store,
         prefix,
         ...(this.historyWindowMs === undefined ? {} : { historyWindowMs: this.historyWindowMs }),
+        ...(this.metrics === undefined ? {} : { metrics: this.metrics }),
       });
       this.storages.set(prefix, storage);
     }

@@ -105,13 +105,18 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
   };
 }
 
-export function parseWatchQuery(query: URLSearchParams): WatchQuery {
+/**
+ * `watchList`: the WatchList feature gate. Off, a watch from "now" or "any" is not defaulted to a stream of
+ * the initial state (it still starts with the objects, without the closing bookmark), and `sendInitialEvents`
+ * is refused.
+ */
+export function parseWatchQuery(query: URLSearchParams, watchList = true): WatchQuery {
   const timeoutSeconds = int64Param(query, "timeoutSeconds");
   const resourceVersion = optional(query, "resourceVersion");
   let match = optional(query, "resourceVersionMatch");
   let sendInitialEvents = query.has("sendInitialEvents") ? queryBool(query, "sendInitialEvents") : undefined;
   // WatchList defaulting: a watch from "now" or "any" is a stream of the initial state, then changes.
-  if (sendInitialEvents === undefined && match === undefined && (resourceVersion ?? "0") === "0") {
+  if (watchList && sendInitialEvents === undefined && match === undefined && (resourceVersion ?? "0") === "0") {
     sendInitialEvents = true;
     match = "NotOlderThan";
   }
@@ -119,6 +124,14 @@ export function parseWatchQuery(query: URLSearchParams): WatchQuery {
   if (sendInitialEvents !== undefined && match !== "NotOlderThan") {
     errs.push(
       fe.forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"),
+    );
+  }
+  if (sendInitialEvents !== undefined && !watchList) {
+    errs.push(
+      fe.forbidden(
+        "sendInitialEvents",
+        "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
+      ),
     );
   }
   if (match !== undefined) {

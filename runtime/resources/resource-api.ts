@@ -2,6 +2,7 @@
 // the in-server controllers alike, so both go through the same admission, validation and storage.
 import type { AdmissionPlugin } from "../admission/admission.js";
 import { pathNotFound } from "../errors/generic-errors.js";
+import type { MetricRegistry } from "../metrics/metric-registry.js";
 import type { KubeObject } from "../object/kube-object.js";
 import type { KindRegistry } from "../registry/kind-registry.js";
 import type { Store } from "../storage/store.js";
@@ -39,6 +40,8 @@ export interface ResourceApiOptions {
   historyWindowMs?: number;
   /** What is served. */
   kinds: KindRegistry;
+  /** The server's registry, for the watch caches' families. */
+  metrics?: MetricRegistry;
 }
 
 export interface ListResult {
@@ -59,6 +62,7 @@ export class ResourceApi {
       options.admission ?? [],
       options.now ?? (() => new Date()),
       options.historyWindowMs,
+      options.metrics,
     );
   }
 

@@ -2,8 +2,10 @@
 // cache. Objects are stored as JSON in the storage version without their resourceVersion, which is the
 // store's modRevision and set on decode, so a write never needs to know its own revision in advance.
 
+import type { MetricRegistry } from "../metrics/metric-registry.js";
 import type { KubeObject } from "../object/kube-object.js";
 import type { KeyValue, Store } from "../storage/store.js";
+import { cacheMetrics } from "../watch-cache/cache-metrics.js";
 import { WatchCache } from "../watch-cache/watch-cache.js";
 import { objectMeta } from "./object-access.js";
 
@@ -11,6 +13,8 @@ export interface ResourceStorageOptions {
   store: Store;
   prefix: string;
   historyWindowMs?: number;
+  /** The server's registry, for the watch cache's families. */
+  metrics?: MetricRegistry;
 }
 
 const encoder = new TextEncoder();
@@ -33,12 +37,14 @@ export class ResourceStorage {
   private readonly store: Store;
   readonly prefix: string;
   private readonly historyWindowMs: number | undefined;
+  private readonly metrics: MetricRegistry | undefined;
   private opening: Promise<WatchCache<KubeObject>> | undefined;
 
   constructor(options: ResourceStorageOptions) {
     this.store = options.store;
     this.prefix = options.prefix;
     this.historyWindowMs = options.historyWindowMs;
+    this.metrics = options.metrics;
   }
 
   /** The watch cache, opened on first use: most resources of a server are never read. */
@@ -48,6 +54,7 @@ export class ResourceStorage {
       prefix: this.prefix,
       decode: decodeStored,
       ...(this.historyWindowMs === undefined ? {} : { historyWindowMs: this.historyWindowMs }),
+      ...(this.metrics === undefined ? {} : { metrics: cacheMetrics(this.metrics, this.prefix) }),
     });
     return this.opening;
   }

@@ -2,31 +2,41 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { UserInfo } from "../access/user-info.js";
 import type { AdmissionMetrics } from "../admission/admission-metrics.js";
+import type { RequestAudit } from "../audit/audit-event.js";
+import type { ServerAudit } from "../audit/server-audit.js";
 import type { AccessControl } from "../authn/access-control.js";
 import type { OpenIDMetadata } from "../authn/service-account/openid-metadata.js";
+import type { FeatureGates } from "../features/feature-gates.js";
+import type { FlowControl } from "../flowcontrol/flow-control.js";
 import type { ErrorLog } from "../http/write-error.js";
+import type { MetricRegistry } from "../metrics/metric-registry.js";
 import type { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import type { RouteMatch } from "../routing/match-route.js";
 import type { RequestInfo } from "../routing/request-info.js";
-import type { AuditSink } from "./audit-sink.js";
 import type { HealthChecks } from "./endpoints/health.js";
 import type { InFlightLimit } from "./in-flight-limit.js";
 import type { RequestWaitGroup } from "./request-wait-group.js";
 
 export interface ServerState {
-  /** Where audit events go; no events are recorded without one. */
-  audit?: AuditSink;
+  /** The audit policy and backend; nothing is audited without them. */
+  audit?: ServerAudit;
   /** Authenticators and authorizers. */
   access: AccessControl;
+  /** API Priority and Fairness; without it (`--enable-priority-and-fairness=false`) the max-in-flight limits apply. */
+  flowControl?: FlowControl;
   /** `host:port` the server listens on, as /api reports it in serverAddressByClientCIDRs. */
   address: string;
   health: HealthChecks;
+  /** `--feature-gates` over kube-apiserver v1.36's defaults. */
+  featureGates: FeatureGates;
   /** kube-apiserver's request bounds (--min-request-timeout, --request-timeout, in-flight limits). */
   limits: RequestLimits;
   log: ErrorLog;
   /** What admission measured, for /metrics. */
   admissionMetrics: AdmissionMetrics;
+  /** The server's metric families, exported at /metrics. */
+  metrics: MetricRegistry;
   /** Lines worth keeping only when debugging (kube's `--v=4`): a client that went away, a write after a timeout. */
   debug: (line: string) => void;
   /** The service account issuer's discovery documents (`/.well-known/openid-configuration`, `/openid/v1/jwks`). */
@@ -48,6 +58,8 @@ export interface RequestLimits {
   inFlight: InFlightLimit;
   /** The requests a graceful shutdown waits for. */
   requests: RequestWaitGroup;
+  /** `--shutdown-send-retry-after`: true once shutdown answers new requests 429 while the ones in flight finish. */
+  notAcceptingNewRequests: () => boolean;
 }
 
 export interface RequestContext {
@@ -72,6 +84,10 @@ export interface RequestContext {
   warnings?: string[];
   /** The name of the object a create carries, which its path does not (for the audit event's objectRef). */
   objectName?: string;
+  /** Set for a watch by API Priority and Fairness: the watch calls it once its initial events are sent. */
+  watchInitialized?: () => void;
+  /** The request's audit event, when the policy audits it (set by the audit stage). */
+  audit?: RequestAudit;
   /** Annotations for the request's audit event (admission policies add them). */
   auditAnnotations?: Record<string, string>;
 }

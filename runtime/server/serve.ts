@@ -1,16 +1,18 @@
 // `kapi serve`: a long-running server whose CA, serving certificate and service account signing key live in the
 // cert directory (made on first start, reused after) and whose admin kubeconfig is written into the data directory at every start.
 
-import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { AdmissionOptions } from "../admission/admission-chain.js";
+import type { AuditFlags } from "../audit/audit-flags.js";
 import { loadOrCreateSigningKey } from "../authn/service-account/signing-keys.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
+import { checkInertConfigFiles, type InertConfigFiles } from "../config/inert-config-files.js";
 import { createServingCertificates, type ServingCertificates } from "../http/certificates.js";
+import { readServingCertificateFiles } from "../http/serving-certificate-files.js";
 import { MemoryStore } from "../storage/memory-store.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/store.js";
-import type { AuditSink } from "./audit-sink.js";
 import type { AuthenticationFlags } from "./start-access-control.js";
 import { type RunningServer, type StartServerOptions, startServer } from "./start-server.js";
 
@@ -20,11 +22,17 @@ export interface ServeOptions {
   dataDir: string;
   /** Default `<dataDir>/pki`. */
   certDir?: string;
+  /**
+   * `--tls-cert-file` and `--tls-private-key-file`: serve with this certificate (its chain's CA certificates
+   * after it) instead of the one made under the cert directory, whose CA still issues the admin's certificate.
+   */
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
   plainHttp: boolean;
   /** sqlite (default): `<dataDir>/kapi.db`, kept across restarts; memory: gone when the server stops. */
   storage?: "sqlite" | "memory";
-  /** Append audit events as JSON lines to this file. */
-  auditLogPath?: string;
+  /** kube-apiserver's audit flags (--audit-policy-file, --audit-log-*, --audit-webhook-*: docs/audit.md). */
+  audit?: AuditFlags;
   /** kube-apiserver's authentication flags. */
   authentication?: AuthenticationFlags;
   /** kube-apiserver's authorization flags; default `--authorization-mode=Node,RBAC`. */
@@ -43,13 +51,24 @@ export interface ServeOptions {
     | "requestTimeoutMs"
     | "minRequestTimeoutSeconds"
     | "shutdownDelayMs"
+    | "enablePriorityAndFairness"
+    | "livezGracePeriodMs"
+    | "shutdownSendRetryAfter"
   >;
   /** `--service-cluster-ip-range`, `--service-node-port-range`, `--advertise-address` (docs/services.md). */
   serviceNetwork?: Pick<StartServerOptions, "serviceClusterIPRange" | "serviceNodePortRange" | "advertiseAddress">;
   /** `--allow-privileged`: privileged containers pass pod validation. */
   allowPrivileged?: boolean;
+  /** `--show-hidden-metrics-for-version`: the previous minor release shows the hidden metric families. */
+  showHiddenMetricsForVersion?: string;
+  /** `--feature-gates`: the gates set over v1.36's defaults (docs/feature-gates.md). */
+  featureGates?: Readonly<Record<string, boolean>>;
+  /** What kube logs as warnings while reading its flags (unknown or GA feature gates); printed on stderr. */
+  warnings?: readonly string[];
   /** klog's `--v`: 4 and above print debug lines (a client gone mid-request, …) to stderr. */
   verbosity?: number;
+  /** `--egress-selector-config-file`, `--tracing-config-file`: checked at start, no effect (docs/configuration-files.md). */
+  inertConfigFiles?: InertConfigFiles;
 }
 
 export interface Serving {
@@ -85,12 +104,20 @@ function loadOrCreateCertificates(dir: string, bindAddress: string): ServingCert
   return created;
 }
 
-/** Audit events as JSON lines appended to a file, as kube-apiserver's --audit-log-path writes them. */
-function auditLog(path: string): AuditSink {
-  // Audit events carry request details: owner-only, as the store and the keys are.
-  const out = createWriteStream(path, { flags: "a", mode: 0o600 });
-  out.once("open", () => chmodSync(path, 0o600));
-  return (event) => out.write(`${JSON.stringify(event)}\n`);
+/** The cert directory's CA and serving certificate, the serving one replaced by the TLS flags' files when given. */
+function servingCertificates(options: ServeOptions, certDir: string): ServingCertificates {
+  const certFile = options.tlsCertFile ?? "";
+  const keyFile = options.tlsPrivateKeyFile ?? "";
+  // kube reads the pair before anything else starts, and refuses one of the two alone.
+  const given = certFile === "" && keyFile === "" ? undefined : readServingCertificateFiles(certFile, keyFile);
+  const made = loadOrCreateCertificates(certDir, options.bindAddress);
+  if (given === undefined) return made;
+  return {
+    ...made,
+    cert: given.cert,
+    key: given.key,
+    ...(given.trustedCa === undefined ? {} : { servingCa: given.trustedCa }),
+  };
 }
 
 function openStore(kind: "sqlite" | "memory", dataDir: string): Store {
@@ -102,6 +129,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);
   const certDir = options.certDir ?? join(dataDir, "pki");
+  for (const notice of checkInertConfigFiles(options.inertConfigFiles ?? {})) console.error(`kapi: ${notice}`);
+  const certificates = options.plainHttp ? undefined : servingCertificates(options, certDir);
   const server = await startServer({
     store: openStore(options.storage ?? "sqlite", dataDir),
     ...(options.authentication === undefined ? {} : { authentication: options.authentication }),
@@ -110,16 +139,18 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...(options.runtimeConfig === undefined ? {} : { runtimeConfig: options.runtimeConfig }),
     ...(options.admission === undefined ? {} : { admission: options.admission }),
     serviceAccountSigningKey: loadOrCreateSigningKey(certDir),
-    ...(options.auditLogPath === undefined ? {} : { audit: auditLog(resolve(options.auditLogPath)) }),
+    ...(options.audit === undefined ? {} : { audit: { flags: options.audit } }),
     ...options.limits,
+    ...(options.featureGates === undefined ? {} : { featureGates: options.featureGates }),
     ...options.serviceNetwork,
     ...(options.allowPrivileged === undefined ? {} : { allowPrivileged: options.allowPrivileged }),
+    ...(options.showHiddenMetricsForVersion === undefined
+      ? {}
+      : { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion }),
     ...((options.verbosity ?? 0) >= 4 ? { debug: (line: string) => console.error(`kapi: ${line}`) } : {}),
     host: options.bindAddress,
     port: options.securePort,
-    ...(options.plainHttp
-      ? { insecure: true }
-      : { certificates: loadOrCreateCertificates(certDir, options.bindAddress) }),
+    ...(certificates === undefined ? { insecure: true } : { certificates }),
   });
   const kubeconfigPath = join(dataDir, "admin.kubeconfig");
   writeFileSync(kubeconfigPath, server.kubeconfig, { mode: 0o600 });

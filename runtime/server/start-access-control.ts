@@ -33,6 +33,7 @@ import { startNodeAuthorizer } from "../authz/node/start-node-authorizer.js";
 import { RbacAuthorizer } from "../authz/rbac/rbac-authorizer.js";
 import { RbacIndex } from "../authz/rbac/rbac-index.js";
 import type { ErrorLog } from "../http/write-error.js";
+import type { MetricRegistry } from "../metrics/metric-registry.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 
 /** kube-apiserver's authentication flags. */
@@ -65,6 +66,10 @@ export interface AccessControlOptions {
   caCert?: string;
   /** Signs service account tokens when no --service-account-signing-key-file is given. */
   serviceAccountSigningKey: KeyObject;
+  /** AllowParsingUserUIDFromCertAuth: a client certificate's subject uid attribute is the user's uid (default). */
+  certificateUid?: boolean;
+  /** The server's registry (apiserver_authorization_decisions_total). */
+  metrics?: MetricRegistry;
   log: ErrorLog;
 }
 
@@ -134,6 +139,7 @@ export function startAccessControl(resources: ResourceApi, options: AccessContro
     apiAudiences: serviceAccounts.issuer.apiAudiences,
     ...(flags.clientCaFile === undefined ? {} : { clientCaFile: flags.clientCaFile }),
     ...(options.caCert === undefined ? {} : { clientCaCertificates: options.caCert }),
+    ...(options.certificateUid === undefined ? {} : { certificateUid: options.certificateUid }),
     ...(flags.tokenAuthFile === undefined ? {} : { tokenAuthFile: flags.tokenAuthFile }),
     ...(flags.requestHeader === undefined ? {} : { requestHeader: flags.requestHeader }),
     ...(flags.tokenWebhook === undefined ? {} : { webhook: flags.tokenWebhook }),
@@ -164,7 +170,10 @@ export function startAccessControl(resources: ResourceApi, options: AccessContro
         return node.authorizer;
       },
     },
-    { log: (message, error) => options.log(message, error) },
+    {
+      log: (message, error) => options.log(message, error),
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    },
   );
   served.start();
   closers.push(() => served.stop());

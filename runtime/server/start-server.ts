@@ -10,6 +10,7 @@ import { adminUser } from "../access/user-info.js";
 import { type AdmissionOptions, admissionChain, enabledAdmissionPlugins } from "../admission/admission-chain.js";
 import { emptyAdmissionConfiguration, readAdmissionConfiguration } from "../admission/admission-configuration.js";
 import { AdmissionMetrics } from "../admission/admission-metrics.js";
+import { type AuditOption, createServerAudit } from "../audit/server-audit.js";
 import { openIDMetadata } from "../authn/service-account/openid-metadata.js";
 import { generateSigningKey } from "../authn/service-account/signing-keys.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
@@ -18,22 +19,37 @@ import { seedBootstrapPolicy } from "../authz/rbac/seed-bootstrap-policy.js";
 import { parseControllers } from "../controllers/controller-selection.js";
 import { type ControllerSwitches, startControllers } from "../controllers/start-controllers.js";
 import { CrdController } from "../crd/crd-controller.js";
+import { FeatureGates } from "../features/feature-gates.js";
+import { FlowControl } from "../flowcontrol/flow-control.js";
+import { FlowControlConfig } from "../flowcontrol/flow-control-config.js";
 import { renderKubeconfig } from "../http/admin-kubeconfig.js";
-import { createServingCertificates, issueClientCertificate, type ServingCertificates } from "../http/certificates.js";
+import {
+  clientTrustBundle,
+  createServingCertificates,
+  issueClientCertificate,
+  type ServingCertificates,
+} from "../http/certificates.js";
 import type { ErrorLog } from "../http/write-error.js";
+import { registerFeatureGates } from "../metrics/feature-metrics.js";
+import { MetricRegistry } from "../metrics/metric-registry.js";
+import { registerProcessMetrics } from "../metrics/process-metrics.js";
+import { requestMetrics } from "../metrics/request-metrics.js";
+import { InstrumentedStore, registerObjectCounts, registerStorageSize } from "../metrics/storage-metrics.js";
 import { OpenApiDocuments } from "../openapi/openapi-documents.js";
 import { KindRegistry } from "../registry/kind-registry.js";
 import type { RuntimeConfig } from "../registry/runtime-config.js";
 import { ResourceApi } from "../resources/resource-api.js";
+import { storagePrefix, storageResourceOf } from "../resources/storage-key.js";
 import { defaultAdvertiseAddress, parseAdvertiseAddress } from "../service-network/advertise-address.js";
 import { ServiceNetwork, serviceNetworkKey } from "../service-network/service-network.js";
 import { serviceNetworkConfig } from "../service-network/service-network-config.js";
 import { MemoryStore } from "../storage/memory-store.js";
+import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/store.js";
 import { podCapabilitiesKey } from "../strategies/pod-spec-validation.js";
-import type { AuditSink } from "./audit-sink.js";
 import type { ServerState } from "./context.js";
 import { type HealthCheck, LogCheck, ping, shutdownCheck, storeCheck } from "./endpoints/health.js";
+import { versionInfo } from "./endpoints/version.js";
 
 import { type HttpListener, listenForClients } from "./http-listener.js";
 import { defaultInFlightLimits, InFlightLimit } from "./in-flight-limit.js";
@@ -84,6 +100,23 @@ export interface StartServerOptions {
   /** `--shutdown-delay-duration` in milliseconds: close() keeps serving this long after /readyz fails (default 0). */
   shutdownDelayMs?: number;
   /**
+   * `--shutdown-send-retry-after`: after the shutdown delay the server keeps listening until the requests in
+   * flight are answered, and answers new ones 429 with `Retry-After: 5` and `Connection: close`.
+   */
+  shutdownSendRetryAfter?: boolean;
+  /** `--livez-grace-period` in milliseconds: /livez counts unfinished post-start hooks as ok this long after start. */
+  livezGracePeriodMs?: number;
+  /**
+   * `--feature-gates`: gates set over kube-apiserver v1.36's defaults (docs/feature-gates.md). An unknown gate,
+   * or a locked one set away from its default, fails the start.
+   */
+  featureGates?: Readonly<Record<string, boolean>>;
+  /**
+   * `--enable-priority-and-fairness` (default true): API Priority and Fairness limits requests, with the
+   * server's concurrency limit the sum of the two in-flight limits; false: the max-in-flight limits do.
+   */
+  enablePriorityAndFairness?: boolean;
+  /**
    * Connection bounds of kube-apiserver's Go HTTP server: idle keep-alive connections close after `idleMs`
    * (90 s), and a request's headers (and the TLS handshake) must arrive within `headersMs` (32 s).
    */
@@ -98,8 +131,11 @@ export interface StartServerOptions {
    * one, and a list selects them as kube-controller-manager's `--controllers` does.
    */
   controllers?: boolean | ControllerSwitches | readonly string[];
-  /** Receives one audit.k8s.io/v1 Event per request (Metadata level); no auditing without it. */
-  audit?: AuditSink;
+  /**
+   * Auditing (docs/audit.md): a sink receiving every request's events at the Metadata level, or `{ policy, sink }`,
+   * or kube-apiserver's audit flags (`{ flags }`); no auditing without it.
+   */
+  audit?: AuditOption;
   /** kube-apiserver's authentication flags (docs/authentication.md). */
   authentication?: AuthenticationFlags;
   /** kube-apiserver's authorization flags (docs/authorization.md); default `--authorization-mode=Node,RBAC`. */
@@ -124,6 +160,8 @@ export interface StartServerOptions {
    * the AdmissionConfiguration file with their configurations. An unknown plugin name fails the start.
    */
   admission?: AdmissionOptions;
+  /** `--show-hidden-metrics-for-version`: the previous minor release (`1.35`) shows the hidden metric families. */
+  showHiddenMetricsForVersion?: string;
 }
 
 /** The options of a server without a listener. */
@@ -139,6 +177,8 @@ export interface InProcessServerOptions extends StartServerOptions {
 export interface InProcessServer {
   /** The admin bearer token. */
   adminToken: string;
+  /** The server's metric families (/metrics), for code outside the request path. */
+  metrics: MetricRegistry;
   /**
    * Answers one request through the server's pipeline (authentication, authorization, admission, …) as if it
    * came over HTTP, without a socket. Resolves once the response's head is sent: a watch's body then streams
@@ -196,7 +236,7 @@ function adminKubeconfig(url: string, adminToken: string, certificates: ServingC
   return renderKubeconfig({
     server: url,
     credential,
-    ...(certificates ? { caCert: certificates.caCert } : {}),
+    ...(certificates ? { caCert: clientTrustBundle(certificates) } : {}),
   });
 }
 
@@ -234,8 +274,18 @@ export async function startServer(
     configFile === undefined || configFile === ""
       ? emptyAdmissionConfiguration
       : readAdmissionConfiguration(configFile);
+  const metrics = new MetricRegistry(
+    options.showHiddenMetricsForVersion === undefined
+      ? {}
+      : { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion },
+  );
+  const serverAudit = createServerAudit(options.audit, metrics, (message) => console.error(`kapi: ${message}`));
   const adminToken = options.adminToken ?? randomBytes(32).toString("base64url");
   let closing = false;
+  let notAcceptingNewRequests = false;
+  const featureGates = new FeatureGates(options.featureGates);
+  registerFeatureGates(metrics, featureGates.all());
+  const livezGraceEndsAt = Date.now() + (options.livezGracePeriodMs ?? 0);
   const stopping = new AbortController();
   // Every open watch listens for the shutdown.
   setMaxListeners(0, stopping.signal);
@@ -245,13 +295,18 @@ export async function startServer(
   const logCheck = new LogCheck(process.stderr);
   const livez: HealthCheck[] = [ping, logCheck, storeCheck("etcd", store)];
   const postStartHooks = new PostStartHooks(log);
+  registerProcessMetrics(metrics, versionInfo);
+  requestMetrics(metrics);
+  if (store instanceof SqliteStore && store.path !== "" && store.path !== ":memory:")
+    registerStorageSize(metrics, store.path);
   const resources = new ResourceApi({
-    store,
+    store: new InstrumentedStore(store, metrics),
     kinds: new KindRegistry({
       ...(options.runtimeConfig === undefined ? {} : { runtimeConfig: options.runtimeConfig }),
       strategies,
     }),
     ...(options.watchHistoryWindowMs === undefined ? {} : { historyWindowMs: options.watchHistoryWindowMs }),
+    metrics,
   });
   const certificates = options.insecure
     ? undefined
@@ -262,8 +317,12 @@ export async function startServer(
     adminToken,
     ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
     serviceAccountSigningKey: options.serviceAccountSigningKey ?? generateSigningKey(),
+    certificateUid: featureGates.enabled("AllowParsingUserUIDFromCertAuth"),
+    metrics,
     log,
   });
+  // Access control's watchers (the RBAC index, the node graph) are kapi's shared informers, started now.
+  postStartHooks.register("generic-apiserver-start-informers", Promise.resolve());
   const access = accessControl.access;
   const authorizer = () => access.authorizer;
   const rbac = accessControl.rbac === undefined ? {} : { rbac: accessControl.rbac };
@@ -273,7 +332,13 @@ export async function startServer(
   });
   const rbacUnserved =
     accessControl.rbac !== undefined && !resources.kinds.servesBuiltin("rbac.authorization.k8s.io", "v1");
-  const admissionMetrics = new AdmissionMetrics();
+  registerObjectCounts(metrics, store, () =>
+    resources.kinds.storedResources().map((kind) => {
+      const stored = storageResourceOf(kind);
+      return { group: stored.group, resource: stored.resource, prefix: storagePrefix(stored) };
+    }),
+  );
+  const admissionMetrics = new AdmissionMetrics(metrics);
   const chain = admissionChain(
     {
       resources,
@@ -285,6 +350,7 @@ export async function startServer(
         notReady: options.admission?.defaultNotReadyTolerationSeconds ?? 300,
         unreachable: options.admission?.defaultUnreachableTolerationSeconds ?? 300,
       },
+      featureGates,
     },
     admissionPlugins,
     admissionConfiguration,
@@ -301,7 +367,9 @@ export async function startServer(
       readyz: [...livez, storeCheck("etcd-readiness", store), informerSync(() => informersSynced, rbacUnserved)],
       postStartHooks,
       shutdown: shutdownCheck(() => closing),
+      livezGraceEndsAt,
     },
+    featureGates,
     limits: {
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
       requestTimeoutMs,
@@ -311,13 +379,24 @@ export async function startServer(
         mutating: options.maxMutatingRequestsInflight ?? defaultInFlightLimits.mutating,
       }),
       requests,
+      notAcceptingNewRequests: () => notAcceptingNewRequests,
     },
     log,
     admissionMetrics,
+    metrics,
+    ...(options.enablePriorityAndFairness === false
+      ? {}
+      : {
+          flowControl: new FlowControl(
+            (options.maxRequestsInflight ?? defaultInFlightLimits.readOnly) +
+              (options.maxMutatingRequestsInflight ?? defaultInFlightLimits.mutating),
+            metrics,
+          ),
+        }),
     debug: options.debug ?? (() => {}),
     openapi: new OpenApiDocuments(resources.kinds.builtinTurnedOff(), resources.kinds.groupVersions()),
     resources,
-    ...(options.audit === undefined ? {} : { audit: options.audit }),
+    ...(serverAudit === undefined ? {} : { audit: serverAudit }),
   };
 
   let listener: HttpListener | undefined;
@@ -364,13 +443,25 @@ export async function startServer(
     postStartHooks.register("crd-informer-synced", restored);
     await restored;
     definitionsStopped = crds.run();
+    // One controller follows the definitions and serves them: kube's apiextensions informers and controllers.
+    postStartHooks.register("start-apiextensions-informers", Promise.resolve());
     postStartHooks.register("start-apiextensions-controllers", Promise.resolve());
+  }
+  // The configuration consumer follows the FlowSchemas and PriorityLevelConfigurations as kube-apiserver's does.
+  const flowControlStop = new AbortController();
+  let flowControlStopped = Promise.resolve();
+  if (state.flowControl !== undefined) {
+    const consumer = new FlowControlConfig(resources, state.flowControl, log);
+    flowControlStopped = consumer.run(flowControlStop.signal);
+    postStartHooks.register("priority-and-fairness-config-consumer", Promise.resolve());
+    postStartHooks.register("priority-and-fairness-filter", consumer.synced());
   }
   const controllers = startControllers(resources, {
     log,
     authorizer,
     postStartHook: (name, done) => postStartHooks.register(name, done),
-    ...(certificates === undefined ? {} : { caCert: certificates.caCert }),
+    featureGates,
+    ...(certificates === undefined ? {} : { caCert: clientTrustBundle(certificates) }),
     ...(certificates?.caKey === undefined ? {} : { signingCa: { cert: certificates.caCert, key: certificates.caKey } }),
     ...(url === undefined ? {} : { server: url }),
     ...controllerOptions(options.controllers),
@@ -408,6 +499,12 @@ export async function startServer(
     closing = true;
     logCheck.stop();
     if (options.shutdownDelayMs !== undefined && options.shutdownDelayMs > 0) await delay(options.shutdownDelayMs);
+    if (options.shutdownSendRetryAfter === true) {
+      // kube keeps listening until the requests in flight are answered, telling new ones to come back later.
+      notAcceptingNewRequests = true;
+      stopping.abort();
+      await Promise.race([requests.drain(), delay(requestTimeoutMs)]);
+    }
     const listenerClosed = listener?.stopAccepting();
     stopping.abort();
     const drained = Promise.race([requests.drain(), delay(requestTimeoutMs)]);
@@ -416,8 +513,11 @@ export async function startServer(
     listener?.close();
     definitions.abort();
     await definitionsStopped;
+    flowControlStop.abort();
+    await flowControlStopped;
     await controllers.stop();
     await accessControl.close();
+    await serverAudit?.backend.shutdown();
     resources.close();
     await store.close();
   };
@@ -426,6 +526,7 @@ export async function startServer(
 
   const started: InProcessServer = {
     adminToken,
+    metrics,
     resources,
     async request(request) {
       if (closedDone) throw new Error("kapi: the server is closed");

@@ -58,6 +58,11 @@ export class CacheWatch<T> implements AsyncIterableIterator<CacheEvent<T>> {
     return this.stopped.signal;
   }
 
+  /** True once the backlog (history or the initial state) has been taken. */
+  get backlogTaken(): boolean {
+    return this.backlogAt >= this.backlog.length;
+  }
+
   get namespace(): string | undefined {
     return this.settings.namespace;
   }

@@ -14,6 +14,7 @@ import {
   TooLargeResourceVersionError,
   watchTooOld,
 } from "./cache-errors.js";
+import type { CacheMetrics } from "./cache-metrics.js";
 import { type CacheEvent, CacheWatch } from "./cache-watch.js";
 import { type CachedObject, deepFreeze, type HistoryEvent } from "./cached-object.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";
@@ -38,6 +39,8 @@ export interface WatchCacheOptions<T> {
   bookmarkIntervalMs?: number;
   /** Clock for the history window, replaceable in tests. */
   now?: () => number;
+  /** Where the cache reports kube's apiserver_watch_cache_* figures. */
+  metrics?: CacheMetrics;
 }
 
 export interface ReadOptions {
@@ -93,6 +96,7 @@ export class WatchCache<T> {
   private readonly bufferSize: number;
   private readonly bufferBytes: number;
   private readonly now: () => number;
+  private readonly metrics: CacheMetrics | undefined;
   /** Current state in key order; a namespace is one contiguous range of it. */
   private slots: Slot<T>[] = [];
   private readonly byKey = new Map<string, Slot<T>>();
@@ -121,6 +125,7 @@ export class WatchCache<T> {
     this.bufferSize = options.watchBufferSize ?? 1000;
     this.bufferBytes = options.watchBufferBytes ?? 16 * 1024 * 1024;
     this.now = options.now ?? Date.now;
+    this.metrics = options.metrics;
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), options.bookmarkIntervalMs ?? 60_000);
     this.bookmarkTimer.unref();
   }
@@ -141,6 +146,13 @@ export class WatchCache<T> {
   /** The revision the cache has caught up with. */
   get resourceVersion(): number {
     return this.revision;
+  }
+
+  /** Objects held now and the bytes they are stored in (API Priority and Fairness sizes lists by them). */
+  stats(): { objectCount: number; storedBytes: number } {
+    let storedBytes = 0;
+    for (const slot of this.slots) storedBytes += slot.item.kv.value.length;
+    return { objectCount: this.slots.length, storedBytes };
   }
 
   async get(key: string, options: ReadOptions = {}): Promise<GetResult<T>> {
@@ -354,14 +366,22 @@ export class WatchCache<T> {
 
   /** Waits, bounded, until the cache has reached `target`; then 504 Too large resource version. */
   private async waitFor(target: number): Promise<void> {
-    if (this.revision >= target) return;
-    const deadline = performance.now() + this.freshnessMs;
-    for (;;) {
-      await this.requestProgress();
-      if (this.revision >= target) return;
-      const left = deadline - performance.now();
-      if (left <= 0 || this.closed) throw new TooLargeResourceVersionError(target, this.revision);
-      await this.changeOrTimeout(Math.min(left, progressPollMs));
+    if (this.revision >= target) {
+      this.metrics?.readWait(0);
+      return;
+    }
+    const started = performance.now();
+    const deadline = started + this.freshnessMs;
+    try {
+      for (;;) {
+        await this.requestProgress();
+        if (this.revision >= target) return;
+        const left = deadline - performance.now();
+        if (left <= 0 || this.closed) throw new TooLargeResourceVersionError(target, this.revision);
+        await this.changeOrTimeout(Math.min(left, progressPollMs));
+      }
+    } finally {
+      this.metrics?.readWait((performance.now() - started) / 1000);
     }
   }
 
@@ -377,6 +397,8 @@ export class WatchCache<T> {
     await nextMacrotask();
     if (this.idle && reported > this.revision) {
       this.revision = reported;
+      this.metrics?.dispatched();
+      this.metrics?.resourceVersion(reported);
       this.notify();
     }
   }
@@ -410,6 +432,8 @@ export class WatchCache<T> {
     this.snapshots.clear();
     this.oldest = listed.revision;
     this.revision = Math.max(this.revision, listed.revision);
+    this.metrics?.initialized();
+    this.metrics?.resourceVersion(this.revision);
     return changes;
   }
 
@@ -461,8 +485,11 @@ export class WatchCache<T> {
     };
     this.history.push(change);
     this.revision = Math.max(this.revision, event.revision);
+    this.metrics?.received();
+    this.metrics?.resourceVersion(this.revision);
     this.trim();
     this.dispatch(change);
+    this.metrics?.dispatched();
     this.notify();
   }
 

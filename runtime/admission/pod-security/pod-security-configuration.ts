@@ -2,12 +2,11 @@
 // PodSecurityConfiguration): the default policy for namespaces without labels and the exempt users, runtime
 // classes and namespaces. Decoded strictly as kube's scheme decodes it, defaulted (privileged, latest) and
 // validated with kube's texts; without a configuration the plugin runs with the defaults alone.
-import { duplicate, type FieldError, invalid } from "../../errors/field-error.js";
 import { formatFieldErrors } from "../../errors/format-field-error.js";
 import { goJsonValueKind } from "../../errors/go-json-kind.js";
-import { dnsLabelErrors, dnsSubdomainErrors } from "../../validation/name-formats.js";
 import { decodePluginConfig, type PluginConfigScheme } from "../plugin-config-document.js";
 import { PluginInitializationError } from "../plugin-context.js";
+import { validatePodSecurityExemptions } from "./pod-security-validation.js";
 import {
   type Level,
   latest,
@@ -25,6 +24,7 @@ const scheme: PluginConfigScheme = {
   kinds: new Map(
     ["v1", "v1beta1", "v1alpha1"].map((version) => [`${configurationGroup}/${version}`, "PodSecurityConfiguration"]),
   ),
+  strict: true,
 };
 
 export interface PodSecurityConfiguration {
@@ -33,7 +33,6 @@ export interface PodSecurityConfiguration {
 }
 
 const defaultFields = ["enforce", "enforce-version", "audit", "audit-version", "warn", "warn-version"] as const;
-const exemptionFields = ["usernames", "namespaces", "runtimeClasses"] as const;
 
 function unmarshalError(value: unknown, field: string, goType: string): Error {
   return new Error(`json: cannot unmarshal ${goJsonValueKind(value)} into Go struct field ${field} of type ${goType}`);
@@ -48,21 +47,6 @@ function section(document: Record<string, unknown>, name: string, goType: string
   if (value === undefined || value === null) return {};
   if (!isObject(value)) throw unmarshalError(value, `PodSecurityConfiguration.${name}`, `v1.${goType}`);
   return value;
-}
-
-/** The unknown fields in the order the document has them, as kube's strict decoding lists them. */
-function unknownFields(document: Record<string, unknown>): string[] {
-  const sections: Record<string, readonly string[]> = { defaults: defaultFields, exemptions: exemptionFields };
-  const unknown: string[] = [];
-  for (const [key, value] of Object.entries(document)) {
-    const fields = sections[key];
-    if (fields === undefined) {
-      if (key !== "apiVersion" && key !== "kind") unknown.push(key);
-    } else if (isObject(value)) {
-      for (const field of Object.keys(value)) if (!fields.includes(field)) unknown.push(`${key}.${field}`);
-    }
-  }
-  return unknown;
 }
 
 function stringField(owner: Record<string, unknown>, key: string, goStruct: string, path: string): string {
@@ -80,21 +64,6 @@ function stringList(owner: Record<string, unknown>, key: string): string[] {
   return value.map((item) => {
     if (typeof item !== "string") throw unmarshalError(item, field, "string");
     return item;
-  });
-}
-
-function validateNames(
-  path: string,
-  names: readonly string[],
-  rule: (name: string) => string[],
-  errors: FieldError[],
-): void {
-  const seen = new Set<string>();
-  names.forEach((name, i) => {
-    const messages = rule(name);
-    if (messages.length > 0) errors.push(invalid(`${path}[${i}]`, name, messages.join(", ")));
-    else if (seen.has(name)) errors.push(duplicate(`${path}[${i}]`, name));
-    else seen.add(name);
   });
 }
 
@@ -129,10 +98,6 @@ function defaultsPolicy(values: Record<(typeof defaultFields)[number], string>):
  */
 export function loadPodSecurityConfiguration(text: string | undefined): PodSecurityConfiguration {
   const document = text === undefined || text.trim() === "" ? {} : decodePluginConfig(text, scheme);
-  const unknown = unknownFields(document);
-  if (unknown.length > 0) {
-    throw new Error(`strict decoding error: ${unknown.map((key) => `unknown field "${key}"`).join(", ")}`);
-  }
   const defaults = section(document, "defaults", "PodSecurityDefaults");
   const exemptions = section(document, "exemptions", "PodSecurityExemptions");
   const values = {} as Record<(typeof defaultFields)[number], string>;
@@ -148,14 +113,7 @@ export function loadPodSecurityConfiguration(text: string | undefined): PodSecur
       runtimeClasses: stringList(exemptions, "runtimeClasses"),
     },
   };
-  const errors: FieldError[] = [];
-  validateNames("exemptions.namespaces", configuration.exemptions.namespaces, dnsLabelErrors, errors);
-  validateNames("exemptions.runtimeClasses", configuration.exemptions.runtimeClasses, dnsSubdomainErrors, errors);
-  configuration.exemptions.usernames.forEach((name, i) => {
-    const path = `exemptions.usernames[${i}]`;
-    if (name === "") errors.push(invalid(path, name, "username must not be empty"));
-    else if (configuration.exemptions.usernames.indexOf(name) < i) errors.push(duplicate(path, name));
-  });
+  const errors = validatePodSecurityExemptions(configuration.exemptions);
   if (errors.length > 0) throw new PluginInitializationError(`PodSecurity invalid: ${formatFieldErrors(errors)}`);
   return configuration;
 }

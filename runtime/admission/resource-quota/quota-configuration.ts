@@ -2,12 +2,12 @@
 // resourcequota.admission.k8s.io/v1beta1 and v1alpha1 Configuration): resources whose consumption needs a
 // covering quota (`limitedResources`: a resource of a group, the quota resource names it matches by
 // substring, and the scopes that need covering). Without a configuration nothing is limited by default.
-import { required } from "../../errors/field-error.js";
 import { formatFieldErrors } from "../../errors/format-field-error.js";
 import { isJsonObject } from "../../object/json-object.js";
 import type { ScopeRequirement } from "../../quota/evaluator.js";
 import { decodePluginConfig, type PluginConfigScheme } from "../plugin-config-document.js";
 import type { PluginConfig } from "../plugin-context.js";
+import { validateLimitedResources } from "./quota-configuration-validation.js";
 
 export interface LimitedResource {
   apiGroup: string;
@@ -27,6 +27,7 @@ const scheme: PluginConfigScheme = {
     ["resourcequota.admission.k8s.io/v1beta1", "Configuration"],
     ["resourcequota.admission.k8s.io/v1alpha1", "Configuration"],
   ]),
+  strict: true,
 };
 
 function strings(value: unknown): string[] {
@@ -47,9 +48,7 @@ export function loadQuotaConfiguration(config: PluginConfig | undefined): QuotaC
       matchScopes: Array.isArray(entry.matchScopes) ? (entry.matchScopes as ScopeRequirement[]) : [],
     };
   });
-  const errors = limitedResources.flatMap((limited, i) =>
-    limited.resource === "" ? [required(`limitedResources[${i}].resource`, "")] : [],
-  );
+  const errors = validateLimitedResources(limitedResources);
   if (errors.length > 0) throw new Error(formatFieldErrors(errors));
   return { limitedResources };
 }

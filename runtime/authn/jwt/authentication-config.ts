@@ -4,71 +4,19 @@
 // (`failed to load authentication configuration from file "…": …`, `invalid authentication
 // configuration: jwt[0].issuer.url: Invalid value: …`).
 import { readFileSync } from "node:fs";
+import { apiserverConfigurationKinds } from "../../config/apiserver-kinds.js";
+import { ConfigError, type ConfigScheme, decodeConfig } from "../../config/config-document.js";
 import { formatFieldErrors } from "../../errors/format-field-error.js";
+import { authenticationConfigurationShape } from "./authentication-config-shape.js";
 import type { AuthenticationConfiguration } from "./authentication-configuration.js";
-import { ConfigDecodeError, decodeStrict, type GoShape, yamlToJson } from "./config-decoder.js";
+import { ConfigDecodeError, decodeStrict } from "./config-decoder.js";
 import { validateAuthenticationConfiguration } from "./validate-authentication-config.js";
 
-const group = "apiserver.config.k8s.io";
-const versions = new Set(["v1", "v1beta1", "v1alpha1"]);
-/** Other kinds the same scheme knows, which decode but are not an AuthenticationConfiguration. */
-const otherKinds = new Set([
-  "AuthorizationConfiguration",
-  "AdmissionConfiguration",
-  "EgressSelectorConfiguration",
-  "TracingConfiguration",
-]);
-
-const string: GoShape = { kind: "string" };
-const strings: GoShape = { kind: "list", item: string };
-const struct = (name: string, fields: Record<string, GoShape>) => ({ kind: "struct", name, fields }) as const;
-const prefixed = struct("PrefixedClaimOrExpression", {
-  claim: string,
-  prefix: { kind: "optionalString" },
-  expression: string,
-});
-
-const configurationShape = struct("AuthenticationConfiguration", {
-  jwt: {
-    kind: "list",
-    item: struct("JWTAuthenticator", {
-      issuer: struct("Issuer", {
-        url: string,
-        discoveryURL: string,
-        certificateAuthority: string,
-        audiences: strings,
-        audienceMatchPolicy: { kind: "string", goType: "AudienceMatchPolicyType" },
-        egressSelectorType: { kind: "string", goType: "EgressSelectorType" },
-      }),
-      claimValidationRules: {
-        kind: "list",
-        item: struct("ClaimValidationRule", {
-          claim: string,
-          requiredValue: string,
-          expression: string,
-          message: string,
-        }),
-      },
-      claimMappings: struct("ClaimMappings", {
-        username: prefixed,
-        groups: prefixed,
-        uid: struct("ClaimOrExpression", { claim: string, expression: string }),
-        extra: { kind: "list", item: struct("ExtraMapping", { key: string, valueExpression: string }) },
-      }),
-      userValidationRules: {
-        kind: "list",
-        item: struct("UserValidationRule", { expression: string, message: string }),
-      },
-    }),
-  },
-  anonymous: {
-    kind: "optionalStruct",
-    struct: struct("AnonymousAuthConfig", {
-      enabled: { kind: "bool" },
-      conditions: { kind: "list", item: struct("AnonymousAuthCondition", { path: string }) },
-    }),
-  },
-});
+/** The scheme kube-apiserver decodes the file with; other kinds of it decode but are refused after. */
+const authenticationScheme: ConfigScheme = {
+  name: "pkg/kubeapiserver/options/authentication.go:879",
+  kinds: apiserverConfigurationKinds,
+};
 
 /** A configuration file kube-apiserver would refuse; the message is kube's. */
 export class AuthenticationConfigError extends Error {
@@ -78,29 +26,18 @@ export class AuthenticationConfigError extends Error {
 /** Decodes the file's text (kube's loadAuthenticationConfigFromData); throws ConfigDecodeError. */
 export function parseAuthenticationConfig(data: string): AuthenticationConfiguration {
   if (data.length === 0) throw new ConfigDecodeError("empty config data");
-  const json = yamlToJson(data);
-  if (json !== null && (typeof json !== "object" || Array.isArray(json))) {
-    throw new ConfigDecodeError(
-      `couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(json) ? "array" : typeof json} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
-    );
+  let decoded: ReturnType<typeof decodeConfig>;
+  try {
+    decoded = decodeConfig(data, { scheme: authenticationScheme });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigDecodeError(error.message);
+    throw error;
   }
-  const object = (json ?? {}) as Record<string, unknown>;
-  const kind = typeof object.kind === "string" ? object.kind : "";
-  const apiVersion = typeof object.apiVersion === "string" ? object.apiVersion : "";
-  if (kind === "") throw new ConfigDecodeError(`Object 'Kind' is missing in '${data}'`);
-  if (apiVersion === "") throw new ConfigDecodeError(`Object 'apiVersion' is missing in '${data}'`);
-  const slash = apiVersion.indexOf("/");
-  const version = apiVersion.slice(slash + 1);
-  const known = slash > 0 && apiVersion.slice(0, slash) === group && versions.has(version);
-  if (known && otherKinds.has(kind)) {
-    throw new ConfigDecodeError(`expected AuthenticationConfiguration, got *apiserver.${kind}`);
+  const { object, gvk } = decoded;
+  if (gvk.kind !== "AuthenticationConfiguration") {
+    throw new ConfigDecodeError(`expected AuthenticationConfiguration, got *apiserver.${gvk.kind}`);
   }
-  if (!known || kind !== "AuthenticationConfiguration") {
-    throw new ConfigDecodeError(
-      `no kind "${kind}" is registered for version "${apiVersion}" in scheme "k8s.io/kubernetes/pkg/kubeapiserver/options/authentication.go"`,
-    );
-  }
-  return decodeStrict(object, configurationShape, version) as unknown as AuthenticationConfiguration;
+  return decodeStrict(object, authenticationConfigurationShape, gvk.version) as unknown as AuthenticationConfiguration;
 }
 
 export interface AuthenticationConfigOptions {

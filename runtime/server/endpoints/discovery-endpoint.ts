@@ -22,32 +22,37 @@ export interface DiscoveryDocuments {
   aggregated: Map<string, string>;
 }
 
-const built = new WeakMap<KindRegistry, { revision: number; documents: DiscoveryDocuments }>();
+const built = new WeakMap<
+  KindRegistry,
+  { revision: number; storageVersionHash: boolean; documents: DiscoveryDocuments }
+>();
 
 const json = (doc: unknown) => `${JSON.stringify(doc)}\n`;
 
-export function discoveryDocuments(kinds: KindRegistry): DiscoveryDocuments {
+/** `storageVersionHash`: the StorageVersionHash feature gate; off, resource lists carry no storageVersionHash. */
+export function discoveryDocuments(kinds: KindRegistry, storageVersionHash: boolean): DiscoveryDocuments {
   const cached = built.get(kinds);
-  if (cached !== undefined && cached.revision === kinds.revision) return cached.documents;
+  if (cached?.revision === kinds.revision && cached.storageVersionHash === storageVersionHash) return cached.documents;
   const enabled = kinds.groupVersions();
   const byPath = new Map<string, string>([["/apis", json(buildApiGroupList(enabled))]]);
   for (const group of new Set(enabled.map((gv) => gv.group).filter((g) => g !== ""))) {
     byPath.set(`/apis/${group}`, json(buildApiGroup(group, enabled)));
   }
-  for (const gv of enabled) byPath.set(groupVersionPath(gv), json(buildApiResourceList(gv)));
+  for (const gv of enabled) byPath.set(groupVersionPath(gv), json(buildApiResourceList(gv, storageVersionHash)));
   const aggregated = new Map([
     ["/api", json(buildAggregatedDiscovery(enabled, true))],
     ["/apis", json(buildAggregatedDiscovery(enabled, false))],
   ]);
   const documents = { apiVersions: buildApiVersions(enabled), byPath, aggregated };
-  built.set(kinds, { revision: kinds.revision, documents });
+  built.set(kinds, { revision: kinds.revision, storageVersionHash, documents });
   return documents;
 }
 
 /** `/api` as kube-apiserver answers it, with the address clients reach it at. */
 export function apiVersionsBody(kinds: KindRegistry, address: string): string {
   return json({
-    ...discoveryDocuments(kinds).apiVersions,
+    // /api is the same whatever the storageVersionHash setting.
+    ...discoveryDocuments(kinds, true).apiVersions,
     serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: address }],
   });
 }

@@ -20,6 +20,11 @@ export interface HealthChecks {
   readyz: HealthCheck[];
   postStartHooks?: { checks(): HealthCheck[] };
   shutdown?: HealthCheck;
+  /**
+   * `--livez-grace-period`: until this time (ms since the epoch) /livez counts the post-start hooks as ok,
+   * as kube delays its boot-sequence checks there; /healthz and /readyz are not delayed.
+   */
+  livezGraceEndsAt?: number;
 }
 
 export type HealthEndpoint = "livez" | "readyz" | "healthz";
@@ -103,8 +108,20 @@ export class LogCheck implements HealthCheck {
   }
 }
 
+/** A check that passes until `endsAt`, then checks. */
+function inGracePeriod(check: HealthCheck, endsAt: number): HealthCheck {
+  return {
+    name: check.name,
+    check: () => (Date.now() > endsAt ? check.check() : undefined),
+  };
+}
+
 export function checksOf(checks: HealthChecks, endpoint: HealthEndpoint): HealthCheck[] {
   const hooks = checks.postStartHooks?.checks() ?? [];
+  if (endpoint === "livez" && checks.livezGraceEndsAt !== undefined) {
+    const graceEndsAt = checks.livezGraceEndsAt;
+    return [...checks.livez, ...hooks.map((hook) => inGracePeriod(hook, graceEndsAt))];
+  }
   if (endpoint !== "readyz") return [...checks.livez, ...hooks];
   return [...checks.readyz, ...hooks, ...(checks.shutdown === undefined ? [] : [checks.shutdown])];
 }
@@ -125,6 +142,7 @@ export async function runHealthChecks(
   checks: HealthCheck[],
   query: URLSearchParams,
   log: (message: string, error: unknown) => void,
+  observe?: (name: string, ok: boolean) => void,
 ): Promise<HealthAnswer> {
   const excluded = new Set(query.getAll("exclude"));
   let lines = "";
@@ -135,6 +153,7 @@ export async function runHealthChecks(
       continue;
     }
     const error = await failure(check);
+    observe?.(check.name, error === undefined);
     if (error === undefined) {
       lines += `[+]${check.name} ok\n`;
     } else {

@@ -13,11 +13,13 @@ import { pathNotFound } from "../../errors/generic-errors.js";
 import { notAcceptable } from "../../errors/status-error.js";
 import { formatMediaType, type MediaType, negotiate } from "../../http/accept.js";
 import { writeJson, writeText } from "../../http/write-body.js";
+import { healthMetrics } from "../../metrics/health-metrics.js";
 import { isOpenApiPath, serveOpenApi } from "../../openapi/serve-openapi.js";
 import type { KindRegistry } from "../../registry/kind-registry.js";
 import type { RequestContext } from "../context.js";
 import { aggregatedDiscoveryType, apiVersionsBody, discoveryDocuments } from "./discovery-endpoint.js";
 import { checksOf, type HealthEndpoint, runHealthChecks, runOneCheck } from "./health.js";
+import { serveMetrics } from "./metrics.js";
 import { versionBody } from "./version.js";
 
 export type Endpoint = (ctx: RequestContext) => Promise<void>;
@@ -48,6 +50,8 @@ function jsonEndpoint(body: (ctx: RequestContext) => string | Promise<string>): 
   };
 }
 
+const storageVersionHash = (ctx: RequestContext) => ctx.server.featureGates.enabled("StorageVersionHash");
+
 /** `/api` and `/apis`: the legacy document, or aggregated discovery when Accept asks for it. */
 function discoveryRoot(path: "/api" | "/apis", legacy: (ctx: RequestContext) => string): Endpoint {
   return async (ctx) => {
@@ -56,7 +60,7 @@ function discoveryRoot(path: "/api" | "/apis", legacy: (ctx: RequestContext) => 
       writeJson(
         ctx.res,
         200,
-        discoveryDocuments(ctx.server.resources.kinds).aggregated.get(path) ?? "",
+        discoveryDocuments(ctx.server.resources.kinds, storageVersionHash(ctx)).aggregated.get(path) ?? "",
         aggregatedDiscoveryType,
       );
     } else {
@@ -70,7 +74,9 @@ function healthEndpoint(endpoint: HealthEndpoint, checkName?: string): Endpoint 
     const checks = checksOf(ctx.server.health, endpoint);
     const answer =
       checkName === undefined
-        ? await runHealthChecks(endpoint, checks, ctx.url.searchParams, ctx.server.log)
+        ? await runHealthChecks(endpoint, checks, ctx.url.searchParams, ctx.server.log, (name, ok) =>
+            healthMetrics(ctx.server.metrics).observe(endpoint, name, ok),
+          )
         : await runOneCheck(checks.find((c) => c.name === checkName));
     if (!answer) throw pathNotFound();
     writeText(ctx.res, answer.code, answer.body);
@@ -90,10 +96,18 @@ function openIdEndpoint(document: "configuration" | "jwks", contentType: string)
 const fixed = new Map<string, Endpoint>([
   ["/version", jsonEndpoint(() => versionBody)],
   ["/api", discoveryRoot("/api", (ctx) => apiVersionsBody(ctx.server.resources.kinds, ctx.server.address))],
-  ["/apis", discoveryRoot("/apis", (ctx) => discoveryDocuments(ctx.server.resources.kinds).byPath.get("/apis") ?? "")],
+  [
+    "/apis",
+    discoveryRoot(
+      "/apis",
+      (ctx) => discoveryDocuments(ctx.server.resources.kinds, storageVersionHash(ctx)).byPath.get("/apis") ?? "",
+    ),
+  ],
   ["/livez", healthEndpoint("livez")],
   ["/readyz", healthEndpoint("readyz")],
   ["/healthz", healthEndpoint("healthz")],
+  ["/metrics", serveMetrics((ctx) => ctx.server.metrics)],
+  ["/metrics/slis", serveMetrics((ctx) => healthMetrics(ctx.server.metrics).registry)],
   [openIDConfigurationPath, openIdEndpoint("configuration", openIDConfigurationContentType)],
   [jwksPath, openIdEndpoint("jwks", jwksContentType)],
 ]);
@@ -102,10 +116,15 @@ const fixed = new Map<string, Endpoint>([
 /** Paths kube-apiserver's mux also serves with one trailing slash: /version and the discovery documents. */
 const slashTolerant = new Set(["/version", "/api", "/apis"]);
 
-export function nonResourceEndpoint(path: string, kinds: KindRegistry): Endpoint | undefined {
+/** `storageVersionHash`: the StorageVersionHash feature gate (discovery-endpoint.ts). */
+export function nonResourceEndpoint(
+  path: string,
+  kinds: KindRegistry,
+  storageVersionHash: boolean,
+): Endpoint | undefined {
   const exact = fixed.get(path);
   if (exact) return exact;
-  const documents = discoveryDocuments(kinds).byPath;
+  const documents = discoveryDocuments(kinds, storageVersionHash).byPath;
   const document = documents.get(path);
   if (document !== undefined) return jsonEndpoint(() => document);
   if (path.length > 1 && path.endsWith("/")) {

@@ -6,6 +6,7 @@ import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { AuthenticationError, type AuthenticationRequest } from "../../access/authenticator.js";
 import { unauthorized } from "../../errors/status-error.js";
+import { accessMetrics } from "../../metrics/access-metrics.js";
 import type { Stage } from "../context.js";
 
 const chains = new WeakMap<object, readonly X509Certificate[]>();
@@ -41,13 +42,21 @@ export const authentication: Stage = {
   name: "authentication",
   async run(ctx, next) {
     let result: Awaited<ReturnType<typeof ctx.server.access.authenticator.authenticate>>;
+    const recorder = accessMetrics(ctx.server.metrics);
+    const started = performance.now();
+    const elapsed = () => (performance.now() - started) / 1000;
     try {
       result = await ctx.server.access.authenticator.authenticate(authenticationRequest(ctx.req, ctx.path));
     } catch (error) {
+      recorder.authenticated("error", elapsed());
       if (!(error instanceof AuthenticationError)) throw error;
       throw unauthorized();
     }
-    if (result === undefined) throw unauthorized();
+    if (result === undefined) {
+      recorder.authenticated("failure", elapsed());
+      throw unauthorized();
+    }
+    recorder.authenticated("success", elapsed(), result.user.name);
     ctx.user = result.user;
     await next();
   },

@@ -30,7 +30,11 @@ export const handler: Stage = {
       await serveResource(ctx, verb);
       return;
     }
-    const endpoint = nonResourceEndpoint(ctx.path, ctx.server.resources.kinds);
+    const endpoint = nonResourceEndpoint(
+      ctx.path,
+      ctx.server.resources.kinds,
+      ctx.server.featureGates.enabled("StorageVersionHash"),
+    );
     if (!endpoint) throw pathNotFound();
     if (method !== "GET") throw methodNotAllowed();
     await endpoint(ctx);

@@ -5,6 +5,7 @@ import { parseGoDuration } from "../../authz/authorization-config.js";
 import { badRequest, timeout } from "../../errors/status-error.js";
 import type { Stage } from "../context.js";
 import { isLongRunning } from "../long-running.js";
+import { recordTermination } from "./metrics-stage.js";
 
 /** The deadline in milliseconds: the `timeout` parameter when it is positive and below the server's bound. */
 export function requestDeadlineMs(query: URLSearchParams, maximumMs: number): number {
@@ -31,7 +32,10 @@ export const requestTimeout: Stage = {
     if (ms < 1) throw timedOut();
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(timedOut()), ms);
+      timer = setTimeout(() => {
+        recordTermination(ctx, 504);
+        reject(timedOut());
+      }, ms);
     });
     try {
       await Promise.race([next(), expired]);

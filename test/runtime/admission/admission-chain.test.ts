@@ -177,7 +177,12 @@ describe("admission chain", () => {
     await expect(
       resources.create({ kind: configMaps, namespace: "default" }, { metadata: { name: "c" } }),
     ).rejects.toThrow('configmaps "c" is forbidden: admission control is denying all modifications');
-    const samples = ctx.metrics.samples().map((s) => [s.labels.name, s.labels.type, s.labels.rejected, s.count]);
+    const samples = (await ctx.metrics.samples()).map((s) => [
+      s.labels.name,
+      s.labels.type,
+      s.labels.rejected,
+      s.count,
+    ]);
     expect(samples).toEqual([
       ["NamespaceLifecycle", "admit", "false", 1],
       ["AlwaysDeny", "admit", "true", 1],

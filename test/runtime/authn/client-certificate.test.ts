@@ -72,6 +72,7 @@ describe("ClientCertificateAuthenticator", () => {
     const leaf = issueCertificate({ commonName: "jane" }, root);
     const later = new ClientCertificateAuthenticator(
       new CertificatePool([root.x509]),
+      true,
       () => new Date(Date.now() + 72 * 3_600_000),
     );
     await expect(later.authenticate(request(leaf))).rejects.toThrow(/certificate has expired or is not yet valid/);

@@ -78,7 +78,7 @@ describe("writeEncoded", () => {
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      writeEncoded(req, res, 201, { contentType: "application/json", body: nextBody }, { "Audit-Id": "a1" });
+      writeEncoded(req, res, 201, { contentType: "application/json", body: nextBody }, { "Audit-Id": "a1" }, true);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;

@@ -89,7 +89,8 @@ describe("a server's answers for deprecated kinds", () => {
   });
 
   it("annotates the audit events of deprecated requests", async () => {
-    const annotations = (uri: string) => audited.find((e) => e.requestURI === uri)?.annotations ?? {};
+    const annotations = (uri: string) =>
+      audited.find((e) => e.requestURI === uri && e.stage === "ResponseComplete")?.annotations ?? {};
     expect(annotations("/api/v1/endpoints")).toMatchObject({ "k8s.io/deprecated": "true" });
     expect(annotations("/api/v1/endpoints")).not.toHaveProperty("k8s.io/removed-release");
     expect(annotations("/apis/resource.k8s.io/v1beta2/resourceclaims")).toMatchObject({

@@ -8,6 +8,8 @@ import { BearerTokenAuthenticator } from "../../../runtime/authn/bearer-token.js
 import { StaticTokenAuthenticator } from "../../../runtime/authn/static-tokens.js";
 import { PrivilegedGroupAuthorizer } from "../../../runtime/authz/privileged-groups.js";
 import { UnionAuthorizer } from "../../../runtime/authz/union-authorizer.js";
+import { FeatureGates } from "../../../runtime/features/feature-gates.js";
+import { MetricRegistry } from "../../../runtime/metrics/metric-registry.js";
 import { OpenApiDocuments } from "../../../runtime/openapi/openapi-documents.js";
 import { ResourceApi } from "../../../runtime/resources/resource-api.js";
 import type { RequestContext } from "../../../runtime/server/context.js";
@@ -47,6 +49,7 @@ export function fakeContext(request: FakeRequest = {}): RequestContext {
       },
       address: "127.0.0.1:6443",
       admissionMetrics: new AdmissionMetrics(),
+      metrics: new MetricRegistry(),
       health: { livez: [ping], readyz: [ping] },
       limits: {
         minRequestTimeoutSeconds: 1800,
@@ -54,7 +57,9 @@ export function fakeContext(request: FakeRequest = {}): RequestContext {
         stopping: new AbortController().signal,
         inFlight: new InFlightLimit(),
         requests: new RequestWaitGroup(),
+        notAcceptingNewRequests: () => false,
       },
+      featureGates: new FeatureGates(),
       log: () => {},
       debug: () => {},
       openapi: new OpenApiDocuments(),

@@ -18,6 +18,8 @@ const kapiChecks = new Set([
   "etcd-readiness",
   "informer-sync",
   "shutdown",
+  "poststarthook/generic-apiserver-start-informers",
+  "poststarthook/start-apiextensions-informers",
   "poststarthook/start-apiextensions-controllers",
   "poststarthook/crd-informer-synced",
   "poststarthook/start-system-namespaces-controller",

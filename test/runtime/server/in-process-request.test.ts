@@ -171,14 +171,14 @@ describe("closing a server without a listener", () => {
       const res = await server.request({ path: "/version", user: { name: "jane", groups: ["team"] } });
       expect(res.headers.get("audit-id")).toMatch(/^[0-9a-f-]{36}$/);
       await res.arrayBuffer();
-      expect(events).toHaveLength(1);
-      expect(events[0]).toMatchObject({
+      expect(events.map((event) => event.stage)).toEqual(["RequestReceived", "ResponseComplete"]);
+      expect(events[1]).toMatchObject({
         requestURI: "/version",
         user: { username: "kapi-admin" },
         impersonatedUser: { username: "jane", groups: ["team", "system:authenticated"] },
         responseStatus: { code: 200 },
-        sourceIPs: [],
       });
+      expect(events[1]).not.toHaveProperty("sourceIPs");
     } finally {
       await server.close();
     }

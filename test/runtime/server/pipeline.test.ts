@@ -7,13 +7,16 @@ describe("pipeline", () => {
   it("runs the stages in kube-apiserver's order, outermost first", () => {
     expect(pipeline.map((s) => s.name)).toEqual([
       "requestInfo",
+      "auditInit",
       "waitGroup",
       "timeout",
       "authentication",
       "audit",
       "impersonation",
       "maxInFlight",
+      "priorityAndFairness",
       "authorization",
+      "metrics",
       "requestBody",
       "handler",
     ]);

@@ -91,7 +91,8 @@ function start(options: StartServerOptions): Promise<RunningServer> {
 describe("max in flight", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await start({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 2 });
+    // The max-in-flight filter limits only with API Priority and Fairness off, as in kube-apiserver.
+    server = await start({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 2, enablePriorityAndFairness: false });
   });
   afterAll(() => server.close());
 

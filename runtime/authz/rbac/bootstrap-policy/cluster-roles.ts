@@ -227,13 +227,25 @@ export const userClusterRoles: readonly PolicyRole[] = [
       ],
     ),
   ]),
+  // The z-pages join the health and metrics paths in one rule (ComponentFlagz and ComponentStatusz on).
   clusterRole("system:monitoring", [
     urlRule(
       ["get"],
-      ["/metrics", "/metrics/slis", "/livez", "/readyz", "/healthz", "/livez/*", "/readyz/*", "/healthz/*"],
+      [
+        "/metrics",
+        "/metrics/slis",
+        "/livez",
+        "/readyz",
+        "/healthz",
+        "/livez/*",
+        "/readyz/*",
+        "/healthz/*",
+        "/flagz",
+        "/statusz",
+      ],
     ),
-    urlRule(["get"], ["/flagz"]),
-    urlRule(["get"], ["/statusz"]),
+    // The kubelets' metrics, read through the nodes/metrics subresource.
+    rule(["get"], "", ["nodes/metrics"]),
   ]),
   // What a user needs to learn about themselves.
   clusterRole("system:basic-user", [

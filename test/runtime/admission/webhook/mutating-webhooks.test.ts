@@ -188,8 +188,8 @@ describe("mutating admission webhooks", () => {
     expect(call?.review.request.userInfo).toEqual({ username: "someone", groups: ["system:authenticated"] });
   });
 
-  it("records each call and whether it was rejected", () => {
-    const samples = kapi.metrics.samples();
+  it("records each call and whether it was rejected", async () => {
+    const samples = await kapi.metrics.samples();
     expect(samples).toContainEqual(
       expect.objectContaining({
         family: "apiserver_admission_webhook_request_total",

@@ -177,7 +177,7 @@ describe("validating admission webhooks", () => {
   it("lets the request through when a webhook under failurePolicy Ignore cannot be called, and counts it", async () => {
     const answer = await createConfigMap(kapi.server, configMap("dead-ignore", "dead-ignore"));
     expect(answer.status).toBe(201);
-    const samples = kapi.metrics.samples();
+    const samples = await kapi.metrics.samples();
     expect(samples).toContainEqual({
       family: "apiserver_admission_webhook_fail_open_count",
       labels: { name: "dead-ignore.b.example.com", type: "validating" },

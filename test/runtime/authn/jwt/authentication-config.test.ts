@@ -339,7 +339,7 @@ jwt:
     [
       "an unknown version",
       "apiVersion: apiserver.config.k8s.io/v2\nkind: AuthenticationConfiguration\n",
-      'no kind "AuthenticationConfiguration" is registered for version "apiserver.config.k8s.io/v2" in scheme "k8s.io/kubernetes/pkg/kubeapiserver/options/authentication.go"',
+      'no kind "AuthenticationConfiguration" is registered for version "apiserver.config.k8s.io/v2" in scheme "pkg/kubeapiserver/options/authentication.go:879"',
     ],
     [
       "another kind of the group",
@@ -349,7 +349,8 @@ jwt:
     [
       "unknown fields",
       `${header}jwt:\n- issuer:\n    url: https://x\n    URL: https://y\n  foo: 1\nbar: true\n`,
-      'strict decoding error: unknown field "jwt[0].issuer.URL", unknown field "jwt[0].foo", unknown field "bar"',
+      // kube-apiserver v1.36.2 lists them in the order of the JSON its YAML becomes (sorted keys).
+      'strict decoding error: unknown field "bar", unknown field "jwt[0].foo", unknown field "jwt[0].issuer.URL"',
     ],
     [
       "a value of the wrong type",
@@ -364,7 +365,7 @@ jwt:
     [
       "a repeated key",
       `${header}jwt:\n- issuer:\n    url: https://x\n    url: https://y\n`,
-      'error converting YAML to JSON: yaml: unmarshal errors:\n  line 6: key "url" already set in map',
+      'strict decoding error: yaml: unmarshal errors:\n  line 6: key "url" already set in map',
     ],
   ];
 
