@@ -76,8 +76,14 @@ export class RequestAudit {
   readonly #facts: RequestFacts;
   /** Read at each stage: what admission and authorization added by then. */
   readonly #annotations: () => Record<string, string> | undefined;
+  /** What every event carries unchanged, made once. */
+  readonly #user: AuditUser;
+  readonly #userAgent: string | undefined;
+  readonly #receivedTimestamp: string;
   #impersonated: AuditUser | undefined;
   #objectRef: AuditObjectRef | undefined;
+  /** The objectRef as events carry it; made again once the request object adds to it. */
+  #orderedRef: AuditObjectRef | undefined;
   #requestObject: unknown;
   #responseObject: unknown;
   #responseStatus: AuditEvent["responseStatus"];
@@ -95,6 +101,13 @@ export class RequestAudit {
     this.#annotations = annotations;
     this.#metrics = metrics;
     this.#objectRef = facts.objectRef === undefined ? undefined : { ...facts.objectRef };
+    this.#user = auditUser(facts.user);
+    let userAgent = facts.userAgent;
+    if (userAgent !== undefined && userAgent.length > maxUserAgentLength) {
+      userAgent = userAgent.slice(0, maxUserAgentLength) + userAgentTruncateSuffix;
+    }
+    this.#userAgent = userAgent === "" ? undefined : userAgent;
+    this.#receivedTimestamp = microTime(facts.received);
   }
 
   get level() {
@@ -115,6 +128,7 @@ export class RequestAudit {
       const metadata = ((object as Record<string, unknown>).metadata ?? {}) as Record<string, unknown>;
       this.#objectRef ??= {};
       const ref = this.#objectRef;
+      this.#orderedRef = undefined;
       for (const key of ["namespace", "name", "uid", "resourceVersion"] as const) {
         const value = metadata[key];
         if ((ref[key] ?? "") === "" && typeof value === "string" && value !== "") ref[key] = value;
@@ -165,13 +179,9 @@ export class RequestAudit {
   processStage(stage: Stage): boolean {
     if (this.config.omitStages.includes(stage)) return true;
     const facts = this.#facts;
-    const received = microTime(facts.received);
-    let userAgent = facts.userAgent;
-    if (userAgent !== undefined && userAgent.length > maxUserAgentLength) {
-      userAgent = userAgent.slice(0, maxUserAgentLength) + userAgentTruncateSuffix;
-    }
-    const annotations = stage === "RequestReceived" ? undefined : this.#annotations();
-    const event: AuditEvent = {
+    const received = stage === "RequestReceived";
+    // Fields are added in kube's order (the JSON's), each only when it is set.
+    const event = {
       kind: "Event",
       apiVersion: "audit.k8s.io/v1",
       level: this.level,
@@ -179,28 +189,29 @@ export class RequestAudit {
       stage,
       requestURI: facts.requestURI,
       verb: facts.verb,
-      user: auditUser(facts.user),
-      ...(this.#impersonated === undefined || stage === "RequestReceived"
-        ? {}
-        : { impersonatedUser: this.#impersonated }),
-      ...(facts.sourceIPs.length === 0 ? {} : { sourceIPs: facts.sourceIPs }),
-      ...(userAgent === undefined || userAgent === "" ? {} : { userAgent }),
-      ...(this.#objectRef === undefined ? {} : { objectRef: orderedRef(this.#objectRef) }),
-      ...(this.#responseStatus === undefined || stage === "RequestReceived"
-        ? {}
-        : { responseStatus: { ...this.#responseStatus } }),
-      ...(this.#requestObject === undefined || stage === "RequestReceived"
-        ? {}
-        : { requestObject: this.#requestObject }),
-      ...(this.#responseObject === undefined || stage === "RequestReceived"
-        ? {}
-        : { responseObject: this.#responseObject }),
-      requestReceivedTimestamp: received,
-      stageTimestamp: stage === "RequestReceived" ? received : microTime(new Date()),
-      ...(annotations === undefined || Object.keys(annotations).length === 0
-        ? {}
-        : { annotations: { ...annotations } }),
-    };
+      user: this.#user,
+    } as AuditEvent;
+    if (this.#impersonated !== undefined && !received) event.impersonatedUser = this.#impersonated;
+    if (facts.sourceIPs.length > 0) event.sourceIPs = facts.sourceIPs;
+    if (this.#userAgent !== undefined) event.userAgent = this.#userAgent;
+    if (this.#objectRef !== undefined) {
+      this.#orderedRef ??= orderedRef(this.#objectRef);
+      event.objectRef = this.#orderedRef;
+    }
+    if (!received) {
+      if (this.#responseStatus !== undefined) event.responseStatus = { ...this.#responseStatus };
+      if (this.#requestObject !== undefined) event.requestObject = this.#requestObject;
+      if (this.#responseObject !== undefined) event.responseObject = this.#responseObject;
+    }
+    event.requestReceivedTimestamp = this.#receivedTimestamp;
+    event.stageTimestamp = received ? this.#receivedTimestamp : microTime(new Date());
+    const annotations = received ? undefined : this.#annotations();
+    if (annotations !== undefined) {
+      for (const _ in annotations) {
+        event.annotations = { ...annotations };
+        break;
+      }
+    }
     this.#metrics?.observeEvent();
     return this.#backend.processEvents([event]);
   }

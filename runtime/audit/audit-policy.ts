@@ -276,15 +276,31 @@ function ruleMatches(rule: PolicyRule, attrs: AuditAttributes): boolean {
 }
 
 /** The first matching rule's decision, else kube's default (level None, the policy's omitStages). */
-export function evaluatePolicy(policy: Policy, attrs: AuditAttributes): RequestAuditConfig {
-  for (const rule of policy.rules) {
-    if (ruleMatches(rule, attrs)) {
-      return {
-        level: rule.level,
-        omitStages: [...new Set([...(policy.omitStages ?? []), ...(rule.omitStages ?? [])])],
-        omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields ?? false,
-      };
-    }
+/** Each loaded policy's decision per rule (and for no rule), made once: a policy is not changed once loaded. */
+const decisions = new WeakMap<Policy, Map<PolicyRule | undefined, RequestAuditConfig>>();
+
+function decisionOf(policy: Policy, rule: PolicyRule | undefined): RequestAuditConfig {
+  let byRule = decisions.get(policy);
+  if (byRule === undefined) {
+    byRule = new Map();
+    decisions.set(policy, byRule);
   }
-  return { level: "None", omitStages: policy.omitStages ?? [], omitManagedFields: policy.omitManagedFields ?? false };
+  let decision = byRule.get(rule);
+  if (decision === undefined) {
+    decision =
+      rule === undefined
+        ? { level: "None", omitStages: policy.omitStages ?? [], omitManagedFields: policy.omitManagedFields ?? false }
+        : {
+            level: rule.level,
+            omitStages: [...new Set([...(policy.omitStages ?? []), ...(rule.omitStages ?? [])])],
+            omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields ?? false,
+          };
+    byRule.set(rule, decision);
+  }
+  return decision;
+}
+
+export function evaluatePolicy(policy: Policy, attrs: AuditAttributes): Readonly<RequestAuditConfig> {
+  for (const rule of policy.rules) if (ruleMatches(rule, attrs)) return decisionOf(policy, rule);
+  return decisionOf(policy, undefined);
 }

@@ -83,14 +83,15 @@ export class RotatingFile {
   }
 
   #writeNow(text: string): void {
-    const bytes = Buffer.from(text);
+    const length = Buffer.byteLength(text);
     const max = this.#options.maxSizeMB * megabyte;
-    if (this.#options.maxSizeMB > 0 && bytes.length > max) {
-      throw new Error(`write length ${bytes.length} exceeds maximum file size ${max}`);
+    if (this.#options.maxSizeMB > 0 && length > max) {
+      throw new Error(`write length ${length} exceeds maximum file size ${max}`);
     }
-    if (this.#options.maxSizeMB > 0 && this.#size + bytes.length > max) this.#rotate();
-    writeSync(this.#fd, bytes);
-    this.#size += bytes.length;
+    if (this.#options.maxSizeMB > 0 && this.#size + length > max) this.#rotate();
+    // Written as the string: no Buffer is made per line.
+    writeSync(this.#fd, text);
+    this.#size += length;
   }
 
   close(): void {

@@ -14,7 +14,7 @@ import type { MetricRegistry } from "../metrics/metric-registry.js";
 import type { RequestInfo } from "../routing/request-info.js";
 import { type FlowControlMetrics, flowControlMetrics } from "./flow-control-metrics.js";
 import { flowDistinguisher, flowSchemaMatches } from "./flow-schema-match.js";
-import { type Outcome, QueueSet, type QueueSetConfig } from "./queue-set.js";
+import { type Outcome, QueueSet, type QueueSetConfig, type Waiting } from "./queue-set.js";
 import { DroppedRequests } from "./retry-after.js";
 import { flowHash } from "./shuffle-sharding.js";
 
@@ -56,6 +56,31 @@ interface FlowCounts {
   waitingSeats: number;
   executing: number;
   executingSeats: number;
+  /** The (level, schema) pair's metric children, bound once rather than labelled per request. */
+  metrics: FlowMetrics | undefined;
+}
+
+type Observer = { observe(value: number): void };
+
+interface FlowMetrics {
+  estimatedSeats: Observer;
+  dispatched: { inc(): void };
+  waitExecuted: Observer;
+  queueLength: Observer;
+  executionRegular: Observer;
+  executionWatch: Observer;
+}
+
+function bindFlowMetrics(metrics: FlowControlMetrics, level: string, schema: string): FlowMetrics {
+  const labels = { priority_level: level, flow_schema: schema };
+  return {
+    estimatedSeats: metrics.estimatedSeats.labels(labels),
+    dispatched: metrics.dispatched.labels(labels),
+    waitExecuted: metrics.waitDuration.labels({ ...labels, execute: "true" }),
+    queueLength: metrics.queueLength.labels(labels),
+    executionRegular: metrics.executionSeconds.labels({ ...labels, type: "regular" }),
+    executionWatch: metrics.executionSeconds.labels({ ...labels, type: "watch" }),
+  };
 }
 
 type Limits = Pick<PriorityLevel, "nominal" | "lower" | "upper" | "current" | "maxSeats">;
@@ -137,7 +162,8 @@ export class FlowControl {
   private *flowEntries() {
     for (const [key, counts] of this.flows) {
       const [priorityLevel = "", flowSchema = ""] = key.split("\0");
-      yield { priorityLevel, flowSchema, ...counts };
+      const { waiting, waitingSeats, executing, executingSeats } = counts;
+      yield { priorityLevel, flowSchema, waiting, waitingSeats, executing, executingSeats };
     }
   }
 
@@ -245,29 +271,32 @@ export class FlowControl {
     classification: Classification,
     seats: number,
     watch: boolean,
-    waitLimit: AbortSignal,
-    cancelled: AbortSignal,
+    limitMs: number,
+    watchCancel: Waiting["watchCancel"],
   ): Promise<Outcome> {
     const { level, flowSchema } = classification;
-    const labels = { priority_level: level.name, flow_schema: flowSchema.name };
-    this.metrics?.estimatedSeats.observe(labels, seats);
     const counts = this.countsOf(level.name, flowSchema.name);
+    const bound = counts.metrics;
+    bound?.estimatedSeats.observe(seats);
     counts.waiting++;
     counts.waitingSeats += seats;
-    const hash = flowHash(flowSchema.name, classification.distinguisher);
-    const outcome = await level.queues.acquire(seats, hash, waitLimit, cancelled);
+    const outcome = await level.queues.acquire(seats, {
+      flowHash: () => flowHash(flowSchema.name, classification.distinguisher),
+      limitMs,
+      watchCancel,
+    });
     counts.waiting--;
     counts.waitingSeats -= seats;
     if ("rejected" in outcome) {
+      const labels = { priority_level: level.name, flow_schema: flowSchema.name };
       this.metrics?.rejected.inc({ ...labels, reason: outcome.rejected });
       this.metrics?.waitDuration.observe({ ...labels, execute: "false" }, outcome.waitedMs / 1000);
       return outcome;
     }
     const { grant } = outcome;
-    this.metrics?.dispatched.inc(labels);
-    this.metrics?.waitDuration.observe({ ...labels, execute: "true" }, grant.waitedMs / 1000);
-    if (grant.queueLengthAfterEnqueue !== undefined)
-      this.metrics?.queueLength.observe(labels, grant.queueLengthAfterEnqueue);
+    bound?.dispatched.inc();
+    bound?.waitExecuted.observe(grant.waitedMs / 1000);
+    if (grant.queueLengthAfterEnqueue !== undefined) bound?.queueLength.observe(grant.queueLengthAfterEnqueue);
     counts.executing++;
     counts.executingSeats += seats;
     const startedAt = performance.now();
@@ -280,8 +309,7 @@ export class FlowControl {
           released = true;
           counts.executing--;
           counts.executingSeats -= seats;
-          const type = watch ? "watch" : "regular";
-          this.metrics?.executionSeconds.observe({ ...labels, type }, (performance.now() - startedAt) / 1000);
+          (watch ? bound?.executionWatch : bound?.executionRegular)?.observe((performance.now() - startedAt) / 1000);
           grant.release();
         },
       },
@@ -293,7 +321,8 @@ export class FlowControl {
     const key = `${level}\0${schema}`;
     let counts = this.flows.get(key);
     if (counts === undefined) {
-      counts = { waiting: 0, waitingSeats: 0, executing: 0, executingSeats: 0 };
+      const metrics = this.metrics === undefined ? undefined : bindFlowMetrics(this.metrics, level, schema);
+      counts = { waiting: 0, waitingSeats: 0, executing: 0, executingSeats: 0, metrics };
       this.flows.set(key, counts);
     }
     return counts;

@@ -51,6 +51,19 @@ export interface Grant {
 
 export type Outcome = { grant: Grant } | { rejected: RejectReason; waitedMs: number };
 
+/**
+ * What a request brings to a queuing level: the flow's hash only levels that queue need, and the wait deadline's
+ * timer and the client-gone listener are made only when it must wait (most requests are dispatched at once).
+ */
+export interface Waiting {
+  /** The flow's hash, which chooses its hand of queues. */
+  flowHash(): bigint;
+  /** How long it may wait, in ms; it is rejected with `time-out` after. */
+  readonly limitMs: number;
+  /** Calls `onCancel` once the client left (at once when it already has); returns what stops listening. */
+  watchCancel(onCancel: () => void): () => void;
+}
+
 export class QueueSet {
   private queues: Queue[] = [];
   private seatsInUse = 0;
@@ -103,25 +116,22 @@ export class QueueSet {
     }));
   }
 
-  /**
-   * Asks for `seats`. `hash` chooses the flow's hand of queues; `waitLimit` aborts when the request may wait
-   * no longer, `cancelled` when its client left.
-   */
-  acquire(seats: number, hash: bigint, waitLimit: AbortSignal, cancelled: AbortSignal): Promise<Outcome> {
+  /** Asks for `seats`; `waiting` is consulted only when the request must queue. */
+  acquire(seats: number, waiting: Waiting): Promise<Outcome> {
     if (this.config.exempt) return Promise.resolve({ grant: this.start(seats, undefined, 0, undefined) });
     if (this.config.queues === 0) {
       if (!this.canAccommodate(seats)) return Promise.resolve({ rejected: "concurrency-limit", waitedMs: 0 });
       return Promise.resolve({ grant: this.start(seats, undefined, 0, undefined) });
     }
-    const queue = this.chooseQueue(hash);
+    const queue = this.chooseQueue(waiting.flowHash());
     if (this.seatsInUse >= this.config.concurrencyLimit && queue.waiting.length >= this.config.queueLengthLimit) {
       return Promise.resolve({ rejected: "queue-full", waitedMs: 0 });
     }
     return new Promise<Outcome>((resolve) => {
       const enqueuedAt = performance.now();
       let settled = false;
-      const onTimeout = () => this.abandon(waiter, "time-out");
-      const onCancel = () => this.abandon(waiter, "cancelled");
+      let timer: NodeJS.Timeout | undefined;
+      let stopWatching: (() => void) | undefined;
       const waiter: Waiter = {
         seats,
         queue,
@@ -130,8 +140,8 @@ export class QueueSet {
         settle: (outcome) => {
           if (settled) return;
           settled = true;
-          waitLimit.removeEventListener("abort", onTimeout);
-          cancelled.removeEventListener("abort", onCancel);
+          clearTimeout(timer);
+          stopWatching?.();
           resolve(outcome);
         },
       };
@@ -139,11 +149,12 @@ export class QueueSet {
         queue.virtualStart = Math.max(queue.virtualStart, this.virtualNow);
       }
       queue.waiting.push(waiter);
-      waitLimit.addEventListener("abort", onTimeout, { once: true });
-      cancelled.addEventListener("abort", onCancel, { once: true });
       this.dispatch();
-      if (!settled && waitLimit.aborted) onTimeout();
-      if (!settled && cancelled.aborted) onCancel();
+      // Dispatched at once (the usual case): no deadline or listener was needed.
+      if (settled) return;
+      timer = setTimeout(() => this.abandon(waiter, "time-out"), waiting.limitMs);
+      stopWatching = waiting.watchCancel(() => this.abandon(waiter, "cancelled"));
+      if (settled) stopWatching();
     });
   }
 

@@ -128,17 +128,21 @@ export const audit: Stage = {
     const impersonation = () => {
       if (ctx.authenticatedUser !== undefined && ctx.user !== undefined) request.impersonated(ctx.user);
     };
-    watchHead(ctx, (code) => {
-      impersonation();
-      request.responseCode(code);
-      if (longRunning) request.processStage("ResponseStarted");
-    });
+    // Only a long-running request has an event when its head goes out; another's code is read at its end.
+    if (longRunning) {
+      watchHead(ctx, (code) => {
+        impersonation();
+        request.responseCode(code);
+        request.processStage("ResponseStarted");
+      });
+    }
     let panicked = false;
     let completed = false;
     const complete = () => {
       if (completed || panicked) return;
       completed = true;
       impersonation();
+      if (!longRunning && ctx.res.headersSent) request.responseCode(ctx.res.statusCode);
       if (!request.hasResponseStatus) {
         request.responseStatus({ metadata: {}, status: "Success", message: "Connection closed early", code: 200 });
         if (longRunning) request.processStage("ResponseStarted");

@@ -36,6 +36,20 @@ function setClassificationHeaders(ctx: RequestContext, classification: Classific
   ctx.res.setHeader("X-Kubernetes-PF-PriorityLevel-UID", classification.level.uid);
 }
 
+/** Calls `onGone` once the client left before its response was sent; returns what stops listening. */
+function watchClientGone(ctx: RequestContext, onGone: () => void): () => void {
+  const res = ctx.res;
+  if (res.destroyed && !res.writableFinished) {
+    onGone();
+    return () => {};
+  }
+  const onClose = () => {
+    if (!res.writableFinished) onGone();
+  };
+  res.once("close", onClose);
+  return () => res.off("close", onClose);
+}
+
 export const priorityAndFairness: Stage = {
   name: "priorityAndFairness",
   async run(ctx, next) {
@@ -47,18 +61,10 @@ export const priorityAndFairness: Stage = {
     const classification = flowControl.classify(user, info);
     const seats = await seatsFor(ctx, classification);
     // A request may wait a quarter of its time (kube's), and never past a minute.
-    const waitLimit = AbortSignal.timeout(Math.min(ctx.server.limits.requestTimeoutMs / 4, longestWaitMs));
-    const cancelled = new AbortController();
-    const onClose = () => {
-      if (!ctx.res.writableFinished) cancelled.abort();
-    };
-    ctx.res.once("close", onClose);
-    let outcome: Awaited<ReturnType<typeof flowControl.admit>>;
-    try {
-      outcome = await flowControl.admit(classification, seats, watch, waitLimit, cancelled.signal);
-    } finally {
-      ctx.res.off("close", onClose);
-    }
+    const limitMs = Math.min(ctx.server.limits.requestTimeoutMs / 4, longestWaitMs);
+    const outcome = await flowControl.admit(classification, seats, watch, limitMs, (onCancel) =>
+      watchClientGone(ctx, onCancel),
+    );
     setClassificationHeaders(ctx, classification);
     if ("rejected" in outcome) {
       const level = classification.level.name;

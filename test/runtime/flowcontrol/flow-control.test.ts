@@ -123,13 +123,13 @@ describe("shuffle sharding", () => {
 describe("queue set", () => {
   it("dispatches waiting requests fairly between queues", async () => {
     const set = new QueueSet({ concurrencyLimit: 1, queues: 2, handSize: 1, queueLengthLimit: 10, exempt: false });
-    const never = new AbortController().signal;
+    const waiting = (hash: bigint) => ({ flowHash: () => hash, limitMs: 60_000, watchCancel: () => () => {} });
     // Two flows whose one-queue hands differ.
     const [a, b] = [0n, 1n];
-    const first = await set.acquire(1, a, never, never);
+    const first = await set.acquire(1, waiting(a));
     const order: string[] = [];
     const noted = (name: string, hash: bigint) =>
-      set.acquire(1, hash, never, never).then((outcome) => {
+      set.acquire(1, waiting(hash)).then((outcome) => {
         order.push(name);
         return outcome;
       });
