@@ -1,2 +1,2 @@
-// The Kubernetes release kapi behaves as, for the metric deprecation rules (/version reports the same release).
+// The Kubernetes release kapi behaves as: the metric deprecation rules and /version read it from here.
 export const kubeMinorVersion = { major: 1, minor: 36 } as const;

@@ -1,16 +1,17 @@
 // `/version`: kube-apiserver's version.Info, claiming the Kubernetes release kapi behaves as.
 import { arch, platform } from "node:process";
+import { kubeMinorVersion } from "../../metrics/kube-version.js";
 
 const goArch: Record<string, string> = { x64: "amd64", arm64: "arm64", ia32: "386", arm: "arm" };
 
 export const versionInfo = {
-  major: "1",
-  minor: "36",
-  emulationMajor: "1",
-  emulationMinor: "36",
-  minCompatibilityMajor: "1",
-  minCompatibilityMinor: "35",
-  gitVersion: "v1.36.2-kapi",
+  major: String(kubeMinorVersion.major),
+  minor: String(kubeMinorVersion.minor),
+  emulationMajor: String(kubeMinorVersion.major),
+  emulationMinor: String(kubeMinorVersion.minor),
+  minCompatibilityMajor: String(kubeMinorVersion.major),
+  minCompatibilityMinor: String(kubeMinorVersion.minor - 1),
+  gitVersion: `v${kubeMinorVersion.major}.${kubeMinorVersion.minor}.2-kapi`,
   gitCommit: "",
   gitTreeState: "",
   buildDate: "",
