@@ -38,7 +38,7 @@ const layers = [
   {
     name: "server",
     paths: [
-      "^runtime/(handlers|server|cli)/",
+      "^runtime/(handlers|server|cli|workers)/",
       "^runtime/metrics/(?!(metric-registry|kube-version)\\.ts$)",
       "^runtime/index\\.ts$",
     ],

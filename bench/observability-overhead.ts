@@ -7,8 +7,11 @@
 // For each: p50 and mean latency of GET one ConfigMap and of a ConfigMap create, one request at a time, and
 // their throughput with 16 clients. Metrics have no switch in kube, so their cost is measured apart: the
 // metrics stage's work for one GET (labels, in-flight gauge, counter, histograms), looped, as a share of
-// (a)'s mean GET latency. Each configuration runs in 3 rounds (after a warm-up one), medians reported. Ratios are to (a), and to a bare node:https server answering a fixed 1 KiB body
-// (the ceiling); the reference kube-apiserver (../shared/reference, start.sh) is measured too when it is up.
+// (a)'s mean GET latency. Each configuration runs in 3 rounds (after a warm-up one), medians reported. Ratios are
+// to (a), and to a bare node:https server answering a fixed 1 KiB body (the ceiling); the reference kube-apiserver
+// (../shared/reference, start.sh) is measured too when it is up. CPU µs per request is this process's CPU time
+// (server and client) over the one-at-a-time requests: steadier than latency on a shared machine, and as the
+// client is the same for every configuration, its difference to (a) is what the server's extra work costs.
 //   npx tsx bench/observability-overhead.ts [seconds per throughput] [sequential requests]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, createServer, request } from "node:https";
@@ -48,6 +51,8 @@ interface Figures {
   p50: number;
   mean: number;
   rps: number;
+  /** CPU time of this process (server and client) per request, µs, over the one-at-a-time requests. */
+  cpu: number;
 }
 
 /** One request at a time (p50 and mean, ms), then `concurrency` clients for `seconds` (req/s). */
@@ -59,11 +64,13 @@ async function measure(send: (i: number) => Promise<number>, expected: number): 
   };
   for (let w = 0; w < 200; w++) await check();
   const times: number[] = [];
+  const cpuBefore = process.cpuUsage();
   for (let n = 0; n < sequential; n++) {
     const started = performance.now();
     await check();
     times.push(performance.now() - started);
   }
+  const cpuUsed = process.cpuUsage(cpuBefore);
   times.sort((a, b) => a - b);
   const end = performance.now() + seconds * 1000;
   let done = 0;
@@ -79,6 +86,7 @@ async function measure(send: (i: number) => Promise<number>, expected: number): 
     p50: times[Math.floor(times.length / 2)] as number,
     mean: times.reduce((sum, t) => sum + t, 0) / times.length,
     rps: done / seconds,
+    cpu: (cpuUsed.user + cpuUsed.system) / sequential,
   };
 }
 
@@ -194,6 +202,7 @@ function median(results: Result[]): Result {
     p50: mid(results.map((r) => pick(r).p50)),
     mean: mid(results.map((r) => pick(r).mean)),
     rps: mid(results.map((r) => pick(r).rps)),
+    cpu: mid(results.map((r) => pick(r).cpu)),
   });
   return { get: figures((r) => r.get), create: figures((r) => r.create) };
 }
@@ -221,10 +230,14 @@ try {
 const stageMs = await metricsStageCost();
 const base = results.get("(a) base") as Result;
 const pct = (x: number, of: number) => `${((100 * x) / of).toFixed(0)}%`;
-const row = (name: string, r: Result) => {
+// The reference runs in its own process: this process's CPU is only the client's there, so it is not shown.
+const row = (name: string, r: Result, inProcess = true) => {
   const cells = (f: Figures, b: Figures) =>
     `p50 ${f.p50.toFixed(3)} ms (×${(f.p50 / b.p50).toFixed(2)}) mean ${f.mean.toFixed(3)} ms, ` +
-    `${f.rps.toFixed(0)} req/s (${pct(f.rps, b.rps)} of (a), ${pct(f.rps, top.rps)} of ceiling)`;
+    `${f.rps.toFixed(0)} req/s (${pct(f.rps, b.rps)} of (a), ${pct(f.rps, top.rps)} of ceiling)` +
+    (inProcess
+      ? `, CPU ${f.cpu.toFixed(0)} µs/req (${f.cpu >= b.cpu ? "+" : ""}${(f.cpu - b.cpu).toFixed(0)}, ×${(f.cpu / b.cpu).toFixed(2)})`
+      : "");
   console.log(`${name.padEnd(15)} GET    ${cells(r.get, base.get)}`);
   console.log(`${"".padEnd(15)} create ${cells(r.create, base.create)}`);
 };
@@ -234,7 +247,7 @@ console.log(
 );
 for (const [name, result] of results) row(name, result);
 if (reference === undefined) console.log("kube-apiserver  not measured: ../shared/reference is not running (start.sh)");
-else row("kube-apiserver", reference);
+else row("kube-apiserver", reference, false);
 console.log(
   `metrics stage per GET: ${(stageMs * 1000).toFixed(2)} µs, ${((100 * stageMs) / base.get.mean).toFixed(1)}% of (a)'s mean GET latency`,
 );

@@ -549,7 +549,7 @@ export const kinds: readonly KindRecord[] = [
       plural: "apiservices",
       singular: "apiservice",
       scope: "Cluster",
-      nameFormat: "dns-subdomain",
+      nameFormat: "path-segment",
       verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
       shortNames: [],
       categories: ["api-extensions"],

@@ -10,6 +10,12 @@ function header(req: IncomingMessage, name: string): string {
 }
 
 export function sourceIPs(req: IncomingMessage): string[] {
+  let remote = req.socket?.remoteAddress ?? "";
+  if (remote.startsWith("::ffff:")) remote = remote.slice(7);
+  // Most requests come straight from their client: the peer alone.
+  if (req.headers["x-forwarded-for"] === undefined && req.headers["x-real-ip"] === undefined) {
+    return isIP(remote) === 0 ? [] : [remote];
+  }
   const ips: string[] = [];
   for (const part of header(req, "x-forwarded-for").split(",")) {
     const ip = part.trim();
@@ -17,7 +23,6 @@ export function sourceIPs(req: IncomingMessage): string[] {
   }
   const realIp = header(req, "x-real-ip").trim();
   if (isIP(realIp) !== 0 && !ips.includes(realIp)) ips.push(realIp);
-  const remote = req.socket?.remoteAddress?.replace(/^::ffff:/, "") ?? "";
   if (isIP(remote) !== 0 && ips.at(-1) !== remote) ips.push(remote);
   return ips;
 }

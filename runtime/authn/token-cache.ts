@@ -23,9 +23,21 @@ function cacheKey(token: string, audiences: readonly string[] | undefined): stri
     .digest("base64");
 }
 
+/** A copy each caller may change (impersonation and audit do), made field by field: structuredClone cost more. */
+function copyOf(result: Authenticated): Authenticated {
+  const { user } = result;
+  const extra =
+    user.extra === undefined ? undefined : Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]]));
+  return {
+    ...result,
+    user: { ...user, groups: [...user.groups], ...(extra === undefined ? {} : { extra }) },
+    ...(result.audiences === undefined ? {} : { audiences: [...result.audiences] }),
+  };
+}
+
 function settle(outcome: Outcome): Authenticated | undefined {
   if (outcome.failed) throw outcome.error;
-  return outcome.result === undefined ? undefined : structuredClone(outcome.result);
+  return outcome.result === undefined ? undefined : copyOf(outcome.result);
 }
 
 export class CachedTokenAuthenticator implements TokenAuthenticator {

@@ -39,6 +39,12 @@ export const kapiSection: FlagSection = section("Kapi", [
   ["data-dir", "string", '"./kapi-data"', "Directory for the store, the admin kubeconfig and the default --cert-dir."],
   ["storage", "string", '"sqlite"', "Where objects live: sqlite (<data-dir>/kapi.db, kept) or memory (gone at exit)."],
   ["plain-http", "", undefined, "Serve plain HTTP instead of HTTPS; the admin kubeconfig then carries the token."],
+  [
+    "workers",
+    "int",
+    "1",
+    "Processes serving clients on the shared port, on the store this one owns (docs/workers.md).",
+  ],
   ["controllers", "strings", "[*]", "kube-controller-manager's controller selection: *, name, -name."],
 ]);
 
@@ -473,7 +479,6 @@ export const noEffect: Readonly<Record<string, string>> = {
   "emulated-version": noEmulation,
   "emulation-forward-compatible": noEmulation,
   "external-hostname": "kapi names its own address in externalized URLs",
-  "goaway-chance": "kapi serves HTTP/1.1 only",
   "min-compatibility-version": noEmulation,
   "runtime-config-emulation-forward-compatible": noEmulation,
   "send-retry-after-while-not-ready-once": "kapi serves once it has started",
@@ -500,8 +505,6 @@ export const noEffect: Readonly<Record<string, string>> = {
   "storage-media-type": "kapi stores objects as JSON",
   "watch-cache": "kapi always serves watches from its watch cache",
   "watch-cache-sizes": "kapi's watch cache keeps history by time, not by size",
-  "disable-http2-serving": "kapi serves HTTP/1.1 only",
-  "http2-max-streams-per-connection": "kapi serves HTTP/1.1 only",
   "permit-address-sharing": "kapi listens without SO_REUSEADDR",
   "permit-port-sharing": "kapi listens without SO_REUSEPORT",
   "tls-cipher-suites": "kapi uses Node's default TLS cipher suites",

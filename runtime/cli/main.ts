@@ -1,5 +1,6 @@
 // The `kapi` command. Verbs arrive with the issues that build them; unknown verbs fail with usage.
 import { spawnSync } from "node:child_process";
+import cluster from "node:cluster";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,6 +98,8 @@ async function runServe(args: string[]): Promise<void> {
     shutDown(close);
     return;
   }
+  // With `--workers`, the primary alone says where the server is.
+  if (cluster.isWorker) return;
   console.log(`kapi serving on ${server.url}`);
   console.log(`admin kubeconfig: ${kubeconfigPath}`);
   console.log(`try: kubectl --kubeconfig ${kubeconfigPath} api-resources`);

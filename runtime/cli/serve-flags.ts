@@ -10,6 +10,7 @@ import { parseControllers } from "../controllers/controller-selection.js";
 import { parseFeatureGates } from "../features/feature-gates.js";
 import { validateShowHiddenMetricsForVersion } from "../metrics/metric-registry.js";
 import { parseRuntimeConfig } from "../registry/runtime-config.js";
+import { goawayChanceError } from "../server/http2-settings.js";
 import type { ServeOptions } from "../server/serve.js";
 import type { AuthenticationFlags } from "../server/start-access-control.js";
 import { parseAdvertiseAddress } from "../service-network/advertise-address.js";
@@ -23,6 +24,7 @@ const stringFlags = [
   "tls-cert-file",
   "tls-private-key-file",
   "storage",
+  "workers",
   "client-ca-file",
   "token-auth-file",
   "authentication-config",
@@ -57,6 +59,8 @@ const stringFlags = [
   "service-node-port-range",
   "advertise-address",
   "show-hidden-metrics-for-version",
+  "http2-max-streams-per-connection",
+  "goaway-chance",
   "v",
 ] as const;
 
@@ -85,6 +89,7 @@ const booleanFlags = [
   "service-account-extend-token-expiration",
   "service-account-lookup",
   "shutdown-send-retry-after",
+  "disable-http2-serving",
 ] as const;
 
 type Values = { [K in (typeof stringFlags)[number] | (typeof booleanFlags)[number]]?: string } & {
@@ -279,6 +284,8 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
   const controllers = values.controllers;
   const limits = requestLimits(values);
   const verbosity = int("v", values.v);
+  // kapi's own: processes serving on the shared port (docs/workers.md).
+  const workers = int("workers", values.workers, 1);
   const admissionFlags = admission(values);
   const allowPrivileged = bool("allow-privileged", values["allow-privileged"]);
   const showHidden = values["show-hidden-metrics-for-version"];
@@ -304,10 +311,37 @@ export function parseServeFlags(args: readonly string[]): ServeOptions {
     ...(admissionFlags === undefined ? {} : { admission: admissionFlags }),
     ...(allowPrivileged === undefined ? {} : { allowPrivileged }),
     ...(showHidden === undefined ? {} : { showHiddenMetricsForVersion: showHidden }),
+    ...http2Flags(values),
     ...(verbosity === undefined ? {} : { verbosity }),
+    ...(workers === undefined ? {} : { workers }),
     ...serviceNetworkFlags(values),
     ...inertConfigFileFlags(values),
   };
+}
+
+/**
+ * `--disable-http2-serving`, `--http2-max-streams-per-connection` (any whole number: kube uses 100 for 0 or
+ * less) and `--goaway-chance`.
+ */
+function http2Flags(v: Values): Pick<ServeOptions, "http2"> {
+  const http2: NonNullable<ServeOptions["http2"]> = {};
+  const disabled = bool("disable-http2-serving", v["disable-http2-serving"]);
+  if (disabled !== undefined) http2.disableHttp2Serving = disabled;
+  const streams = int("http2-max-streams-per-connection", v["http2-max-streams-per-connection"], -(2 ** 63));
+  if (streams !== undefined) http2.http2MaxStreamsPerConnection = streams;
+  const chance = v["goaway-chance"];
+  if (chance !== undefined) {
+    const value = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(chance) ? Number(chance) : Number.NaN;
+    if (Number.isNaN(value)) {
+      throw new Error(
+        `invalid argument "${chance}" for "--goaway-chance" flag: strconv.ParseFloat: parsing "${chance}": invalid syntax`,
+      );
+    }
+    const invalid = goawayChanceError(value);
+    if (invalid !== undefined) throw new Error(invalid);
+    http2.goawayChance = value;
+  }
+  return Object.keys(http2).length === 0 ? {} : { http2 };
 }
 
 /** `--egress-selector-config-file`, `--tracing-config-file`: validated at start, without effect (docs/configuration-files.md). */

@@ -53,6 +53,23 @@ export function acceptsGzip(req: IncomingMessage): boolean {
   return value.split(",").some((token) => token.trim() === "gzip");
 }
 
+/** The head of a complete body of `length` bytes, with gzip's Content-Encoding and Vary when `gzipped`. */
+export function responseHeaders(
+  contentType: string,
+  length: number,
+  gzipped: boolean,
+  headers: Record<string, string | string[]> | undefined,
+): Record<string, string | string[] | number> {
+  const out: Record<string, string | string[] | number> = { ...headers, "Content-Type": contentType };
+  if (gzipped) {
+    out["Content-Encoding"] = "gzip";
+    const vary = headers?.Vary;
+    out.Vary = vary === undefined ? "Accept-Encoding" : [...(Array.isArray(vary) ? vary : [vary]), "Accept-Encoding"];
+  }
+  out["Content-Length"] = length;
+  return out;
+}
+
 function send(
   res: ServerResponse,
   code: number,
@@ -61,14 +78,7 @@ function send(
   gzipped: boolean,
   headers: Record<string, string | string[]> | undefined,
 ): void {
-  const out: Record<string, string | string[] | number> = { ...headers, "Content-Type": contentType };
-  if (gzipped) {
-    out["Content-Encoding"] = "gzip";
-    const vary = headers?.Vary;
-    out.Vary = vary === undefined ? "Accept-Encoding" : [...(Array.isArray(vary) ? vary : [vary]), "Accept-Encoding"];
-  }
-  out["Content-Length"] = body.length;
-  res.writeHead(code, out);
+  res.writeHead(code, responseHeaders(contentType, body.length, gzipped, headers));
   res.end(body);
 }
 

@@ -207,6 +207,8 @@ class FieldWalker {
           const i = top.at++;
           const key = top.keys[i] as string;
           if (top.repeats !== undefined) top.reported = this.repeated(top.repeats, top.reported, i, top.path);
+          // encoding/json decodes null into a map's string value as "" (labels `{a: null}` are stored `a: ""`).
+          if (top.obj[key] === null && top.node === "string") top.obj[key] = "";
           if (this.value(top.obj[key], top.node, pathTo(top.path, key))) return true;
         }
         if (top.repeats !== undefined) this.repeated(top.repeats, top.reported, top.keys.length, top.path);

@@ -7,10 +7,14 @@ import type { Authorizer } from "../access/authorizer.js";
 import type { FeatureGates } from "../features/feature-gates.js";
 import type { ResourceApi } from "../resources/resource-api.js";
 import { ApiserverIdentityLease } from "./apiserver-identity-lease.js";
+import { ApiServiceAutoregistration, type BootSequenceCheck } from "./apiservice-autoregistration.js";
+import { ApiServiceLocalAvailability } from "./apiservice-local-availability.js";
+import { type ApiServiceSpec, builtinApiService } from "./apiservice-priorities.js";
 import { BootstrapSigner } from "./bootstrap-signer.js";
 import { CsrApprovingController } from "./certificates/csr-approver.js";
 import { CsrSigningController } from "./certificates/csr-signing-controller.js";
 import type { SigningCa } from "./certificates/issue-certificate.js";
+import { type ClusterAuthenticationInfo, ClusterAuthenticationTrust } from "./cluster-authentication-trust.js";
 import { ClusterRoleAggregationController } from "./cluster-role-aggregation.js";
 import type { ControllerContext } from "./controller-context.js";
 import { controllerEnabled, defaultControllers, knownControllers } from "./controller-selection.js";
@@ -50,6 +54,10 @@ export interface ControllerSwitches {
   apiserverIdentity?: boolean;
   /** The default ServiceCIDR, the Service allocation repair and the `default/kubernetes` Service (docs/services.md). */
   serviceNetwork?: boolean;
+  /** The ConfigMap kube-system/extension-apiserver-authentication; runs only when given the authentication info. */
+  clusterAuthenticationTrust?: boolean;
+  /** The APIServices of the served group/versions and custom resources, and their Local availability. */
+  apiServices?: boolean;
   garbageCollector?: boolean;
   /** Namespace deletion: Terminating, content deleted, `kubernetes` finalizer removed. */
   namespaces?: boolean;
@@ -98,6 +106,8 @@ const apiserverControllers = [
   "flowControlBootstrap",
   "apiserverIdentity",
   "serviceNetwork",
+  "clusterAuthenticationTrust",
+  "apiServices",
 ] as const;
 
 /** The kube-controller-manager name each switch answers to in `--controllers`. */
@@ -147,6 +157,10 @@ export interface StartControllersOptions {
   serviceNetwork?: ServiceNetworkControllerOptions;
   /** The server's feature gates (APIServerIdentity: the identity lease); default v1.36's defaults. */
   featureGates?: Pick<FeatureGates, "enabled">;
+  /** How the server authenticates clients, published in kube-system/extension-apiserver-authentication. */
+  clusterAuthentication?: ClusterAuthenticationInfo;
+  /** Receives the health checks controllers add to kube-apiserver's boot sequence (`autoregister-completion`). */
+  bootSequenceCheck?: (check: BootSequenceCheck) => void;
 }
 
 export interface RunningControllers {
@@ -292,6 +306,31 @@ export function startControllers(api: ResourceApi, options: StartControllersOpti
     start("apiserver identity lease controller", () => claimed.then(() => lease.renew()));
     postStartHook("start-kube-apiserver-identity-lease-garbage-collector", Promise.resolve());
     start("apiserver lease garbage collector", () => lease.collect());
+  }
+  if (on("clusterAuthenticationTrust") && options.clusterAuthentication !== undefined) {
+    const trust = new ClusterAuthenticationTrust(api, options.clusterAuthentication, context, {
+      uidHeaders: options.featureGates?.enabled("RemoteRequestHeaderUID") ?? true,
+    });
+    // The ConfigMap lives in kube-system: it is first written once the system namespaces exist.
+    const started = ready.then(() => trust.started());
+    postStartHook("start-cluster-authentication-info-controller", started);
+    start("cluster authentication trust controller", () => started.then(() => trust.run()));
+  }
+  if (on("apiServices") && api.kinds.servesBuiltin("apiregistration.k8s.io", "v1")) {
+    const builtin = api.kinds
+      .groupVersions()
+      .filter((gv) => api.kinds.servesBuiltin(gv.group, gv.version))
+      .map((gv) => builtinApiService(gv.group, gv.version))
+      .filter((spec): spec is ApiServiceSpec => spec !== undefined);
+    const autoregistration = new ApiServiceAutoregistration(api, builtin, context);
+    const availability = new ApiServiceLocalAvailability(api, context);
+    // The APIService informers are the controllers' own followers, which start here.
+    postStartHook("start-kube-aggregator-informers", Promise.resolve());
+    postStartHook("apiservice-status-local-available-controller", Promise.resolve());
+    start("local APIService availability controller", () => availability.run());
+    postStartHook("kube-apiserver-autoregistration", Promise.resolve());
+    start("autoregister controller", () => autoregistration.run());
+    options.bootSequenceCheck?.(autoregistration.completion);
   }
   if (on("serviceNetwork") && options.serviceNetwork !== undefined) {
     const runner = { context, namespacesReady: ready, postStartHook, start };

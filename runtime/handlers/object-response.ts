@@ -1,19 +1,18 @@
 // Writing a resource handler's answer in the format the client negotiated: JSON or protobuf straight from
-// the cached serializations when nothing needs transforming (lists assembled from their items' bytes),
-// otherwise YAML, Table or PartialObjectMetadata built from the objects. Warnings from the write path travel
-// as `Warning` headers.
+// the cached serializations when nothing needs transforming, otherwise YAML, Table or PartialObjectMetadata
+// built from the objects (lists: list-response.ts). Warnings from the write path travel as `Warning` headers.
 
-import { encodeObject, escapeGoJson, writeEncoded } from "../codecs/encode-response.js";
-import { toPartialObjectMetadata, toPartialObjectMetadataList } from "../codecs/partial-object-metadata.js";
-import { envelopeRaw, PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
+import { encodeObject, writeEncoded } from "../codecs/encode-response.js";
+import { toPartialObjectMetadata } from "../codecs/partial-object-metadata.js";
+import { PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
 import { kindHasMessage } from "../codecs/protobuf/kind-messages.js";
-import { encodeProtobuf, encodeProtobufList } from "../codecs/protobuf/protobuf-response.js";
+import { encodeProtobuf } from "../codecs/protobuf/protobuf-response.js";
 import { negotiateResponse, type ResponseFormat } from "../codecs/response-format.js";
 import { toTable } from "../codecs/table.js";
 import type { KubeObject } from "../object/kube-object.js";
 import { apiVersionOf } from "../registry/kinds.js";
 import type { ServedKind } from "../registry/served-kind.js";
-import type { ListResult, ReadItem } from "../resources/resource-api.js";
+import type { ReadItem } from "../resources/resource-api.js";
 import { jsonAt, viewAt } from "../resources/versioned.js";
 import type { RequestContext } from "../server/context.js";
 import type { CachedObject } from "../watch-cache/cached-object.js";
@@ -86,10 +85,12 @@ export function sendObject(
   options: { warnings?: readonly string[]; item?: ReadItem } = {},
 ): void {
   const headers = headersFor([...(ctx.warnings ?? []), ...(options.warnings ?? [])]);
-  ctx.audit?.responseObject(() =>
-    options.item !== undefined && (format.kind === "json" || format.kind === "protobuf")
-      ? JSON.parse(Buffer.from(jsonAt(options.item.cached, kind)).toString("utf8"))
-      : transformObject(format, kind, object),
+  ctx.audit?.responseObject(
+    () =>
+      options.item !== undefined && (format.kind === "json" || format.kind === "protobuf")
+        ? JSON.parse(Buffer.from(jsonAt(options.item.cached, kind)).toString("utf8"))
+        : transformObject(format, kind, object),
+    object.kind === "Status" ? object : undefined,
   );
   if (format.kind === "json" && !format.pretty && options.item !== undefined) {
     const body = Buffer.concat([jsonAt(options.item.cached, kind), newline]);
@@ -126,19 +127,11 @@ export function sendObject(
   );
 }
 
-function listMeta(result: ListResult): Record<string, unknown> {
-  return {
-    resourceVersion: String(result.resourceVersion),
-    ...(result.continue === undefined ? {} : { continue: result.continue }),
-    ...(result.remainingItemCount === undefined ? {} : { remainingItemCount: result.remainingItemCount }),
-  };
-}
-
 /**
  * kube's list encoders write a built-in kind's items without kind and apiVersion (typed items carry no TypeMeta);
  * a custom resource's items are unstructured and keep theirs.
  */
-function itemsKeepTypeMeta(kind: ServedKind): boolean {
+export function itemsKeepTypeMeta(kind: ServedKind): boolean {
   return kind.custom !== undefined;
 }
 
@@ -148,91 +141,6 @@ export function listItem(kind: ServedKind, object: KubeObject): KubeObject {
   return rest as KubeObject;
 }
 
-/** The JSON bytes of a cached object as a list item in `kind`'s version, made once and kept with the object. */
-function listItemJsonAt(cached: CachedObject<KubeObject>, kind: ServedKind): Uint8Array {
-  if (itemsKeepTypeMeta(kind)) return jsonAt(cached, kind);
-  const key = `json-item:${apiVersionOf(kind)}`;
-  let bytes = cached.encoded.get(key);
-  if (bytes === undefined) {
-    bytes = Buffer.from(escapeGoJson(JSON.stringify(listItem(kind, viewAt(cached, kind)))));
-    cached.encoded.set(key, bytes);
-  }
-  return bytes;
-}
-
 export function listKindOf(kind: ServedKind): string {
   return kind.listKind ?? `${kind.kind}List`;
-}
-
-export function sendList(ctx: RequestContext, format: ResponseFormat, kind: ServedKind, result: ListResult): void {
-  const metadata = listMeta(result);
-  const headers = headersFor(ctx.warnings);
-  ctx.audit?.responseObject(() => ({
-    kind: listKindOf(kind),
-    apiVersion: apiVersionOf(kind),
-    metadata,
-    items: result.items.map((item) =>
-      format.kind === "json" || format.kind === "protobuf"
-        ? JSON.parse(Buffer.from(listItemJsonAt(item.cached, kind)).toString("utf8"))
-        : listItem(kind, item.object),
-    ),
-  }));
-  if (format.kind === "json" && !format.pretty) {
-    // The list is assembled from each item's shared serialization rather than re-encoding every object.
-    const head = `{"kind":${JSON.stringify(listKindOf(kind))},"apiVersion":${JSON.stringify(apiVersionOf(kind))},"metadata":${JSON.stringify(metadata)},"items":[`;
-    const parts: Uint8Array[] = [Buffer.from(head)];
-    result.items.forEach((item, i) => {
-      if (i > 0) parts.push(Buffer.from(","));
-      parts.push(listItemJsonAt(item.cached, kind));
-    });
-    parts.push(Buffer.from("]}\n"));
-    writeEncoded(
-      ctx.req,
-      ctx.res,
-      200,
-      { contentType: "application/json", body: Buffer.concat(parts) },
-      headers,
-      ctx.server.featureGates.enabled("APIResponseCompression"),
-    );
-    return;
-  }
-  if (format.kind === "protobuf") {
-    const items = result.items.map((item) => envelopeRaw(protobufAt(item.cached, kind)));
-    const body = encodeProtobufList(apiVersionOf(kind), listKindOf(kind), metadata, items);
-    writeEncoded(
-      ctx.req,
-      ctx.res,
-      200,
-      { contentType: PROTOBUF_MEDIA_TYPE, body },
-      headers,
-      ctx.server.featureGates.enabled("APIResponseCompression"),
-    );
-    return;
-  }
-  const objects = result.items.map((item) => item.object);
-  let value: unknown;
-  if (format.kind === "table") {
-    value = toTable(objects, kind, {
-      includeObject: format.includeObject,
-      version: format.version,
-      listMeta: metadata,
-    });
-  } else if (format.kind === "partial-object-metadata") {
-    value = toPartialObjectMetadataList(objects, metadata, format.version);
-  } else {
-    value = {
-      kind: listKindOf(kind),
-      apiVersion: apiVersionOf(kind),
-      metadata,
-      items: objects.map((object) => listItem(kind, object)),
-    };
-  }
-  writeEncoded(
-    ctx.req,
-    ctx.res,
-    200,
-    encodeObject(format, value),
-    headers,
-    ctx.server.featureGates.enabled("APIResponseCompression"),
-  );
 }

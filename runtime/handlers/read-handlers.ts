@@ -4,7 +4,8 @@ import { parseListQuery } from "../resources/list-options.js";
 import type { Target } from "../resources/resource-api.js";
 import { queryBool } from "../routing/request-info.js";
 import type { RequestContext } from "../server/context.js";
-import { responseFormat, sendList, sendObject } from "./object-response.js";
+import { sendList } from "./list-response.js";
+import { responseFormat, sendObject } from "./object-response.js";
 
 /** kube's get refuses `export` (removed in v1.14) unless it reads as false. */
 export function refuseExport(query: URLSearchParams): void {
@@ -27,5 +28,5 @@ export async function getResource(ctx: RequestContext, target: Target): Promise<
 export async function listResource(ctx: RequestContext, target: Target): Promise<void> {
   const format = responseFormat(ctx, { list: true, watch: false, kind: target.kind });
   const result = await ctx.server.resources.list(target, parseListQuery(ctx.url.searchParams));
-  sendList(ctx, format, target.kind, result);
+  await sendList(ctx, format, target.kind, result);
 }

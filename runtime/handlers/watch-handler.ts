@@ -12,6 +12,7 @@ import { encodeObject, escapeGoJson, isProtobuf } from "../codecs/encode-respons
 import { PROTOBUF_MEDIA_TYPE } from "../codecs/protobuf/envelope.js";
 import { encodeProtobuf, watchEventFrame } from "../codecs/protobuf/protobuf-response.js";
 import type { ResponseFormat } from "../codecs/response-format.js";
+import { TimeSlice } from "../codecs/sliced-body.js";
 import { StatusError } from "../errors/status-error.js";
 import { requestMetrics } from "../metrics/request-metrics.js";
 import type { KubeObject } from "../object/kube-object.js";
@@ -210,6 +211,8 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
   const events = requestMetrics(ctx.server.metrics);
   const { group = "", version = "", resource = "" } = ctx.info ?? {};
   const recordEvent = (bytes: number) => events.watchEvent(group, version, resource, bytes);
+  // Events ready at once (a backlog of thousands) are written a time slice at a time, not in one go.
+  const slice = new TimeSlice();
   try {
     let first = true;
     for await (const event of watch) {
@@ -229,6 +232,7 @@ export async function watchResource(ctx: RequestContext, target: Target): Promis
       if (!(await write(ctx.res, chunk, watch.ended))) break;
       if (event.type !== "BOOKMARK") first = false;
       noteInitialized();
+      if (slice.spent) await slice.yieldTurn();
     }
   } finally {
     clearTimeout(timer);

@@ -47,6 +47,16 @@ export class ApiContext {
     return storage;
   }
 
+  /** The watch caches opened so far, settled or still listing. */
+  openedCaches(): Promise<unknown>[] {
+    const opened: Promise<unknown>[] = [];
+    for (const storage of this.storages.values()) {
+      const cache = storage.opened();
+      if (cache !== undefined) opened.push(cache);
+    }
+    return opened;
+  }
+
   /** What a write's claim and release hooks see. */
   writeEnvironment(dryRun: boolean): WriteEnvironment {
     return { dryRun, local: (key) => this.locals.get(key) };

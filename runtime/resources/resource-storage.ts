@@ -59,6 +59,11 @@ export class ResourceStorage {
     return this.opening;
   }
 
+  /** The watch cache if something has opened it, else undefined (opening it is left to its first use). */
+  opened(): Promise<WatchCache<KubeObject>> | undefined {
+    return this.opening;
+  }
+
   close(): void {
     void this.opening?.then((cache) => cache.close());
   }

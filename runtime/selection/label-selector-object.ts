@@ -35,8 +35,14 @@ const operators: Readonly<Record<string, LabelOperator>> = {
 };
 
 /** Go walks matchLabels in random order; sorted keys make the error list reproducible. */
-function sortedEntries(m: Record<string, string> | undefined): [string, string][] {
-  return Object.entries(m ?? {}).sort(([a], [b]) => compareGoStrings(a, b));
+/**
+ * The map's entries in Go's key order. A JSON null value reads as "", as Go decodes null into a string (a body
+ * may carry `matchLabels: {k: null}`, which kube stores as `k: ""`); other non-strings were refused by decoding.
+ */
+function sortedEntries(m: Record<string, string | null> | undefined): [string, string][] {
+  return Object.entries(m ?? {})
+    .map(([k, v]): [string, string] => [k, v ?? ""])
+    .sort(([a], [b]) => compareGoStrings(a, b));
 }
 
 function labelNameErrors(name: string, path: string): FieldError[] {

@@ -1,15 +1,21 @@
 // What each open connection is doing, for the two bounds Node's HTTP server does not give the way Go's server
 // (and so kube-apiserver) does: a connection on which no request ever starts is closed after the header
 // timeout, and a graceful shutdown closes idle connections at once but lets connections that were accepted
-// just before the listener closed send their request (Node's server.close() would reset them).
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+// just before the listener closed send their request (Node's server.close() would reset them). An HTTP/2
+// connection is followed by its session instead: it is idle while no stream is open, closes after the idle
+// timeout as Go's HTTP/2 server does, and a shutdown sends it a GOAWAY (the open streams finish, no new one
+// starts).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerHttp2Session } from "node:http2";
+import type { Server as NetServer, Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
 
 type ConnectionState = "new" | "active" | "idle";
 
 export class ConnectionTracker {
   private readonly states = new Map<Socket, ConnectionState>();
   private readonly silentTimers = new Map<Socket, NodeJS.Timeout>();
+  private readonly sessions = new Set<ServerHttp2Session>();
   /** Every accepted TCP connection, including those still in their TLS handshake. */
   private readonly accepted = new Set<Socket>();
   private shuttingDown = false;
@@ -17,9 +23,10 @@ export class ConnectionTracker {
   private allClosed: (() => void) | undefined;
 
   constructor(
-    server: Server,
+    server: NetServer,
     tls: boolean,
     private readonly headersTimeoutMs: number,
+    private readonly idleTimeoutMs: number,
   ) {
     server.on("connection", (socket: Socket) => {
       this.accepted.add(socket);
@@ -33,6 +40,7 @@ export class ConnectionTracker {
     server.prependListener("request", started);
     server.prependListener("checkContinue", started);
     server.prependListener("connect", (req: IncomingMessage) => this.started(req.socket, undefined));
+    server.on("session", (session: ServerHttp2Session) => this.sessionOpened(session));
   }
 
   get size(): number {
@@ -40,12 +48,39 @@ export class ConnectionTracker {
   }
 
   private opened(socket: Socket): void {
+    // An HTTP/2 connection is followed through its session.
+    if ((socket as TLSSocket).alpnProtocol === "h2") return;
     this.states.set(socket, "new");
     this.closeIfSilent(socket, this.shuttingDown ? this.newGraceMs : this.headersTimeoutMs);
     socket.once("close", () => {
       clearTimeout(this.silentTimers.get(socket));
       this.silentTimers.delete(socket);
       this.states.delete(socket);
+    });
+  }
+
+  private sessionOpened(session: ServerHttp2Session): void {
+    this.sessions.add(session);
+    let open = 0;
+    let idle: NodeJS.Timeout | undefined;
+    const idleFor = (ms: number) => {
+      idle = setTimeout(() => session.close(), ms);
+      idle.unref();
+    };
+    // A session accepted during shutdown gets the grace a new HTTP/1.1 connection gets for its first request.
+    idleFor(this.shuttingDown ? this.newGraceMs : this.idleTimeoutMs);
+    session.on("stream", (stream) => {
+      open++;
+      clearTimeout(idle);
+      if (this.shuttingDown) session.close();
+      stream.once("close", () => {
+        open--;
+        if (open === 0 && !session.closed) idleFor(this.idleTimeoutMs);
+      });
+    });
+    session.once("close", () => {
+      clearTimeout(idle);
+      this.sessions.delete(session);
     });
   }
 
@@ -79,6 +114,7 @@ export class ConnectionTracker {
   async shutDown(newGraceMs: number, deadlineMs: number): Promise<void> {
     this.shuttingDown = true;
     this.newGraceMs = newGraceMs;
+    for (const session of this.sessions) session.close();
     for (const [socket, state] of this.states) {
       if (state === "idle") socket.destroySoon();
       else if (state === "new") this.closeIfSilent(socket, newGraceMs);

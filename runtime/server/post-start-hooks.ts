@@ -5,7 +5,8 @@
 //   hooks.register("rbac/bootstrap-roles", seeded);
 //
 // Only kube's hook names are accepted, and the checks list them in kube-apiserver v1.36's order whatever
-// the order they were registered in.
+// the order they were registered in. kube's other boot-sequence checks (autoregister-completion) are listed
+// among them, where kube lists them.
 
 import type { HealthCheck } from "./endpoints/health.js";
 
@@ -43,16 +44,23 @@ export const kubePostStartHooks = [
   "apiservice-openapiv3-controller",
 ] as const;
 
-const hookOrder: ReadonlyMap<string, number> = new Map(kubePostStartHooks.map((name, i) => [name, i]));
+/** kube-apiserver v1.36's boot-sequence checks that are not hooks, by the hook they follow on the health endpoints. */
+const bootSequenceChecks: ReadonlyMap<string, (typeof kubePostStartHooks)[number]> = new Map([
+  ["autoregister-completion", "kube-apiserver-autoregistration"],
+]);
 
-interface Hook {
-  name: string;
-  done: boolean;
+const checkOrder: ReadonlyMap<string, number> = new Map([
+  ...kubePostStartHooks.map((name, i): [string, number] => [`poststarthook/${name}`, i]),
+  ...[...bootSequenceChecks].map(([name, after]): [string, number] => [name, kubePostStartHooks.indexOf(after) + 0.5]),
+]);
+
+interface Entry {
+  check: HealthCheck;
   settled: Promise<void>;
 }
 
 export class PostStartHooks {
-  private readonly hooks: Hook[] = [];
+  private readonly entries: Entry[] = [];
 
   constructor(private readonly log: (message: string, error: unknown) => void) {}
 
@@ -61,35 +69,50 @@ export class PostStartHooks {
    * (kube-apiserver exits instead). Registering a name twice, or a name kube does not have, is a bug.
    */
   register(name: string, done: Promise<unknown>): void {
-    const order = hookOrder.get(name);
-    if (order === undefined) throw new Error(`${name} is not a kube-apiserver post-start hook`);
-    if (this.hooks.some((h) => h.name === name)) throw new Error(`post-start hook ${name} is registered twice`);
-    const hook: Hook = {
-      name,
-      done: false,
-      settled: done.then(
-        () => {
-          hook.done = true;
-        },
-        (error: unknown) => this.log(`post-start hook ${name} failed`, error),
-      ),
+    if (!(kubePostStartHooks as readonly string[]).includes(name)) {
+      throw new Error(`${name} is not a kube-apiserver post-start hook`);
+    }
+    let finished = false;
+    const settled = done.then(
+      () => {
+        finished = true;
+      },
+      (error: unknown) => this.log(`post-start hook ${name} failed`, error),
+    );
+    const check = {
+      name: `poststarthook/${name}`,
+      check() {
+        if (!finished) throw new Error("not finished");
+      },
     };
-    const at = this.hooks.findIndex((h) => (hookOrder.get(h.name) ?? 0) > order);
-    this.hooks.splice(at < 0 ? this.hooks.length : at, 0, hook);
+    this.insert({ check, settled });
   }
 
-  /** One health check per registered step, in kube's order. */
+  /**
+   * Adds one of kube's boot-sequence checks that are not hooks (`autoregister-completion`), run as it is;
+   * the server counts as started once `passed` resolves.
+   */
+  addCheck(check: HealthCheck, passed: Promise<void>): void {
+    if (!bootSequenceChecks.has(check.name))
+      throw new Error(`${check.name} is not a kube-apiserver boot-sequence check`);
+    this.insert({ check, settled: passed });
+  }
+
+  private insert(entry: Entry): void {
+    const name = entry.check.name;
+    const order = checkOrder.get(name) ?? 0;
+    if (this.entries.some((e) => e.check.name === name)) throw new Error(`${name} is registered twice`);
+    const at = this.entries.findIndex((e) => (checkOrder.get(e.check.name) ?? 0) > order);
+    this.entries.splice(at < 0 ? this.entries.length : at, 0, entry);
+  }
+
+  /** One health check per registered step and boot-sequence check, in kube's order. */
   checks(): HealthCheck[] {
-    return this.hooks.map((hook) => ({
-      name: `poststarthook/${hook.name}`,
-      check() {
-        if (!hook.done) throw new Error("not finished");
-      },
-    }));
+    return this.entries.map((entry) => entry.check);
   }
 
   /** Resolves once every step registered so far has succeeded or failed. */
   async settled(): Promise<void> {
-    await Promise.all(this.hooks.map((h) => h.settled));
+    await Promise.all(this.entries.map((e) => e.settled));
   }
 }

@@ -1,6 +1,7 @@
 // `kapi serve`: a long-running server whose CA, serving certificate and service account signing key live in the
 // cert directory (made on first start, reused after) and whose admin kubeconfig is written into the data directory at every start.
 
+import cluster from "node:cluster";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { AdmissionOptions } from "../admission/admission-chain.js";
@@ -13,6 +14,7 @@ import { readServingCertificateFiles } from "../http/serving-certificate-files.j
 import { MemoryStore } from "../storage/memory-store.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/store.js";
+import { startPrimary, startWorker } from "../workers/serve-with-workers.js";
 import type { AuthenticationFlags } from "./start-access-control.js";
 import { type RunningServer, type StartServerOptions, startServer } from "./start-server.js";
 
@@ -57,6 +59,8 @@ export interface ServeOptions {
   >;
   /** `--service-cluster-ip-range`, `--service-node-port-range`, `--advertise-address` (docs/services.md). */
   serviceNetwork?: Pick<StartServerOptions, "serviceClusterIPRange" | "serviceNodePortRange" | "advertiseAddress">;
+  /** `--disable-http2-serving`, `--http2-max-streams-per-connection`, `--goaway-chance`. */
+  http2?: Pick<StartServerOptions, "disableHttp2Serving" | "http2MaxStreamsPerConnection" | "goawayChance">;
   /** `--allow-privileged`: privileged containers pass pod validation. */
   allowPrivileged?: boolean;
   /** `--show-hidden-metrics-for-version`: the previous minor release shows the hidden metric families. */
@@ -67,6 +71,11 @@ export interface ServeOptions {
   warnings?: readonly string[];
   /** klog's `--v`: 4 and above print debug lines (a client gone mid-request, …) to stderr. */
   verbosity?: number;
+  /**
+   * kapi's own `--workers` (docs/workers.md): processes serving clients on the shared port, on the store this
+   * process owns; 1 (default) serves in this process alone.
+   */
+  workers?: number;
   /** `--egress-selector-config-file`, `--tracing-config-file`: checked at start, no effect (docs/configuration-files.md). */
   inertConfigFiles?: InertConfigFiles;
 }
@@ -131,8 +140,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const certDir = options.certDir ?? join(dataDir, "pki");
   for (const notice of checkInertConfigFiles(options.inertConfigFiles ?? {})) console.error(`kapi: ${notice}`);
   const certificates = options.plainHttp ? undefined : servingCertificates(options, certDir);
-  const server = await startServer({
-    store: openStore(options.storage ?? "sqlite", dataDir),
+  const serverOptions: StartServerOptions = {
     ...(options.authentication === undefined ? {} : { authentication: options.authentication }),
     ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
     ...(options.controllers === undefined ? {} : { controllers: options.controllers }),
@@ -143,6 +151,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...options.limits,
     ...(options.featureGates === undefined ? {} : { featureGates: options.featureGates }),
     ...options.serviceNetwork,
+    ...options.http2,
     ...(options.allowPrivileged === undefined ? {} : { allowPrivileged: options.allowPrivileged }),
     ...(options.showHiddenMetricsForVersion === undefined
       ? {}
@@ -151,8 +160,16 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     host: options.bindAddress,
     port: options.securePort,
     ...(certificates === undefined ? { insecure: true } : { certificates }),
-  });
+  };
   const kubeconfigPath = join(dataDir, "admin.kubeconfig");
+  // kapi's `--workers` (docs/workers.md): a worker serves on the primary's store and leaves the files to it.
+  if (cluster.isWorker) return { server: await startWorker(serverOptions), kubeconfigPath };
+  const store = openStore(options.storage ?? "sqlite", dataDir);
+  const workers = options.workers ?? 1;
+  const server =
+    workers > 1
+      ? (await startPrimary({ workers, store, server: serverOptions })).server
+      : await startServer({ store, ...serverOptions });
   writeFileSync(kubeconfigPath, server.kubeconfig, { mode: 0o600 });
   chmodSync(kubeconfigPath, 0o600);
   return { server, kubeconfigPath };

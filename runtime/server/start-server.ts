@@ -16,8 +16,13 @@ import { generateSigningKey } from "../authn/service-account/signing-keys.js";
 import type { AuthorizationOptions } from "../authz/authorization-config.js";
 import { reconcileBootstrapPolicy } from "../authz/rbac/reconcile-bootstrap-policy.js";
 import { seedBootstrapPolicy } from "../authz/rbac/seed-bootstrap-policy.js";
+import { clusterAuthenticationInfo } from "../controllers/cluster-authentication-trust.js";
 import { parseControllers } from "../controllers/controller-selection.js";
-import { type ControllerSwitches, startControllers } from "../controllers/start-controllers.js";
+import {
+  type ControllerSwitches,
+  type RunningControllers,
+  startControllers,
+} from "../controllers/start-controllers.js";
 import { CrdController } from "../crd/crd-controller.js";
 import { FeatureGates } from "../features/feature-gates.js";
 import { FlowControl } from "../flowcontrol/flow-control.js";
@@ -52,12 +57,14 @@ import { type HealthCheck, LogCheck, ping, shutdownCheck, storeCheck } from "./e
 import { versionInfo } from "./endpoints/version.js";
 
 import { type HttpListener, listenForClients } from "./http-listener.js";
+import { goawayChanceError } from "./http2-settings.js";
 import { defaultInFlightLimits, InFlightLimit } from "./in-flight-limit.js";
 import type { InProcessRequest } from "./in-process-request.js";
 import { PostStartHooks } from "./post-start-hooks.js";
 import { RequestWaitGroup } from "./request-wait-group.js";
 import { serveInProcess } from "./serve-in-process.js";
 import { type AuthenticationFlags, startAccessControl } from "./start-access-control.js";
+import { storageReadiness } from "./storage-readiness.js";
 
 /**
  * kube-apiserver's readiness check of its informers: the RBAC index and the node authorizer's graph have
@@ -121,6 +128,12 @@ export interface StartServerOptions {
    * (90 s), and a request's headers (and the TLS handshake) must arrive within `headersMs` (32 s).
    */
   connectionTimeouts?: { idleMs?: number; headersMs?: number };
+  /** `--disable-http2-serving`: HTTPS offers http/1.1 alone by ALPN; default h2 and http/1.1, as kube-apiserver. */
+  disableHttp2Serving?: boolean;
+  /** `--http2-max-streams-per-connection`: concurrent HTTP/2 streams per connection; 0 or absent: 100. */
+  http2MaxStreamsPerConnection?: number;
+  /** `--goaway-chance`: the fraction (0 to 0.02) of HTTP/2 requests after which their connection gets a GOAWAY. */
+  goawayChance?: number;
   /** The store objects live in; default a new in-memory store. The server closes it on close(). */
   store?: Store;
   /** How long watch history stays servable; default 5 minutes. */
@@ -162,6 +175,16 @@ export interface StartServerOptions {
   admission?: AdmissionOptions;
   /** `--show-hidden-metrics-for-version`: the previous minor release (`1.35`) shows the hidden metric families. */
   showHiddenMetricsForVersion?: string;
+  /**
+   * kapi's own (`kapi serve --workers`, docs/workers.md): this server is one of several serving a store that
+   * another server owns, and that one alone runs the controllers and writes the bootstrap objects.
+   */
+  follower?: boolean;
+  /**
+   * kapi's own (docs/workers.md): the URL clients reach this server's API at when the listener is another
+   * process's (the workers' shared port); the controllers publish it as a listener's own URL would be.
+   */
+  servedUrl?: string;
 }
 
 /** The options of a server without a listener. */
@@ -240,6 +263,9 @@ function adminKubeconfig(url: string, adminToken: string, certificates: ServingC
   });
 }
 
+/** A follower's controllers: none, the owner of the store runs them. */
+const noControllers: RunningControllers = { ready: Promise.resolve(), stop: async () => {} };
+
 function controllerOptions(option: StartServerOptions["controllers"]): {
   enabled: ControllerSwitches;
   selection?: readonly string[];
@@ -269,6 +295,8 @@ export async function startServer(
       ? defaultAdvertiseAddress(host)
       : parseAdvertiseAddress(options.advertiseAddress);
   const admissionPlugins = enabledAdmissionPlugins(options.admission);
+  const goawayInvalid = goawayChanceError(options.goawayChance ?? 0);
+  if (goawayInvalid !== undefined) throw new Error(goawayInvalid);
   const configFile = options.admission?.configFile;
   const admissionConfiguration =
     configFile === undefined || configFile === ""
@@ -356,6 +384,9 @@ export async function startServer(
     admissionConfiguration,
   );
   for (const plugin of chain) resources.addAdmission(plugin);
+  // kube's admission initializer readies the kind mapper its plugins share; kapi's plugins map kinds through
+  // the server's KindRegistry, current at once, so they are ready as soon as the chain is built.
+  postStartHooks.register("start-apiserver-admission-initializer", Promise.resolve());
   const serviceNetwork = new ServiceNetwork(resources, serviceNetworkFlags, log);
   resources.context.locals.set(serviceNetworkKey, serviceNetwork);
   resources.context.locals.set(podCapabilitiesKey, { allowPrivileged: options.allowPrivileged ?? false });
@@ -407,10 +438,18 @@ export async function startServer(
       ...(certificates === undefined ? {} : { certificates }),
       tlsOptions: accessControl.tlsOptions,
       ...(options.connectionTimeouts === undefined ? {} : { connectionTimeouts: options.connectionTimeouts }),
+      http2: {
+        ...(options.disableHttp2Serving === undefined ? {} : { disabled: options.disableHttp2Serving }),
+        ...(options.http2MaxStreamsPerConnection === undefined
+          ? {}
+          : { maxStreamsPerConnection: options.http2MaxStreamsPerConnection }),
+        ...(options.goawayChance === undefined ? {} : { goawayChance: options.goawayChance }),
+      },
     });
     state.address = listener.address;
   }
-  const url = listener?.url;
+  const url = listener?.url ?? options.servedUrl;
+  if (listener === undefined && url !== undefined) state.address = new URL(url).host;
   const jwksUri = options.authentication?.serviceAccountJwksUri;
   // The default JWKS URI is on the server's address: without a listener there is none to name.
   if (listener === undefined && jwksUri === undefined) {
@@ -447,6 +486,14 @@ export async function startServer(
     postStartHooks.register("start-apiextensions-informers", Promise.resolve());
     postStartHooks.register("start-apiextensions-controllers", Promise.resolve());
   }
+  // Settles when the boot sequence (controllers' first syncs, bootstrap writes) has.
+  let markBooted: () => void = () => {};
+  const booted = new Promise<void>((resolve) => {
+    markBooted = resolve;
+  });
+  if (featureGates.enabled("WatchCacheInitializationPostStartHook")) {
+    postStartHooks.register("storage-readiness", storageReadiness(resources, booted));
+  }
   // The configuration consumer follows the FlowSchemas and PriorityLevelConfigurations as kube-apiserver's does.
   const flowControlStop = new AbortController();
   let flowControlStopped = Promise.resolve();
@@ -456,22 +503,30 @@ export async function startServer(
     postStartHooks.register("priority-and-fairness-config-consumer", Promise.resolve());
     postStartHooks.register("priority-and-fairness-filter", consumer.synced());
   }
-  const controllers = startControllers(resources, {
-    log,
-    authorizer,
-    postStartHook: (name, done) => postStartHooks.register(name, done),
-    featureGates,
-    ...(certificates === undefined ? {} : { caCert: clientTrustBundle(certificates) }),
-    ...(certificates?.caKey === undefined ? {} : { signingCa: { cert: certificates.caCert, key: certificates.caKey } }),
-    ...(url === undefined ? {} : { server: url }),
-    ...controllerOptions(options.controllers),
-    serviceNetwork: {
-      network: serviceNetwork,
-      ...(url === undefined ? {} : { endpoint: { advertiseAddress, port: urlPort(url) } }),
-    },
-  });
+  const controllers =
+    options.follower === true
+      ? noControllers
+      : startControllers(resources, {
+          log,
+          authorizer,
+          postStartHook: (name, done) => postStartHooks.register(name, done),
+          bootSequenceCheck: ({ check, passed }) => postStartHooks.addCheck(check, passed),
+          // The client CAs access control trusts: --client-ca-file's and kapi's own (start-access-control.ts).
+          clusterAuthentication: clusterAuthenticationInfo(options.authentication ?? {}, certificates?.caCert),
+          featureGates,
+          ...(certificates === undefined ? {} : { caCert: clientTrustBundle(certificates) }),
+          ...(certificates?.caKey === undefined
+            ? {}
+            : { signingCa: { cert: certificates.caCert, key: certificates.caKey } }),
+          ...(url === undefined ? {} : { server: url }),
+          ...controllerOptions(options.controllers),
+          serviceNetwork: {
+            network: serviceNetwork,
+            ...(url === undefined ? {} : { endpoint: { advertiseAddress, port: urlPort(url) } }),
+          },
+        });
   // The system namespaces exist, and the default roles with them, before the server counts as started.
-  await controllers.ready;
+  await controllers.ready.finally(markBooted);
   // RBAC authorizing with its API switched off: as kube-apiserver, the server serves (system:masters only,
   // since the authorizer has no policy), writes no policy and is never ready (informer-sync).
   const rbacIndex = rbacUnserved ? undefined : accessControl.rbac;
@@ -479,7 +534,8 @@ export async function startServer(
     const bootstrapRoles = (async () => {
       // A store of the server's own is new: the default policy is written into it as its creation would write it.
       const written = options.store === undefined ? await seedBootstrapPolicy(resources) : undefined;
-      if (options.store !== undefined) await reconcileBootstrapPolicy(resources);
+      // A follower's store is owned by a server that reconciled the policy before any follower started.
+      if (options.store !== undefined && options.follower !== true) await reconcileBootstrapPolicy(resources);
       // The authorizer reads the policy from its index, which follows the store's events a little behind.
       await rbacIndex.synced(written);
     })();

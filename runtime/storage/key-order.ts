@@ -24,12 +24,16 @@ function codePointRank(unit: number): number {
  * when no such key exists (empty prefix, or one made only of U+10FFFF).
  */
 export function prefixEnd(prefix: string): string | undefined {
-  const points = Array.from(prefix);
-  while (points.length > 0) {
-    const last = points.pop() as string;
-    let next = (last.codePointAt(0) as number) + 1;
+  // Walks code points back from the end on code units: Array.from(prefix) cost more than the read it bounds.
+  let end = prefix.length;
+  while (end > 0) {
+    const low = prefix.charCodeAt(end - 1);
+    const high = end > 1 ? prefix.charCodeAt(end - 2) : 0;
+    const start = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? end - 2 : end - 1;
+    let next = (prefix.codePointAt(start) as number) + 1;
     if (next === 0xd800) next = 0xe000;
-    if (next <= 0x10ffff) return points.join("") + String.fromCodePoint(next);
+    if (next <= 0x10ffff) return prefix.slice(0, start) + String.fromCodePoint(next);
+    end = start;
   }
   return undefined;
 }

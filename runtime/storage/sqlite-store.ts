@@ -3,6 +3,7 @@
 // synchronous, so each write is one transaction that commits before the call returns, and watchers are
 // fed by this object right after commit (writes from other processes are excluded by an exclusive lock).
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import Database from "better-sqlite3";
 import { compareKeys, prefixEnd } from "./key-order.js";
 import { readRevision } from "./read-revision.js";
@@ -36,6 +37,19 @@ export interface SqliteStoreOptions extends WatchHubOptions {
 }
 
 const schemaVersion = 1;
+
+/**
+ * WAL frames one checkpoint should copy: SQLite's own checkpoint after a commit copies 1000 and fsyncs, tens of
+ * milliseconds of a synchronous call. Smaller checkpoints, run right after the commit's caller is answered,
+ * keep each such pause short.
+ */
+const checkpointFrames = 256;
+/** A checkpoint of whatever the WAL holds runs after this long without one. */
+const idleCheckpointMs = 1000;
+/** The WAL file is cut back to this size after a checkpoint, so one burst of writes does not keep it large. */
+const walSizeLimitBytes = 16 * 1024 * 1024;
+/** Rows one compaction step examines; compaction yields to other work between steps. */
+const compactionStepRows = 2000;
 
 const schema = `
 CREATE TABLE IF NOT EXISTS kv (
@@ -89,6 +103,11 @@ export class SqliteStore implements Store {
   private closed = false;
   private readonly sql;
   private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
+  /** Commits since the last checkpoint, and how many start the next one (from the WAL frames per commit seen). */
+  private uncheckpointed = 0;
+  private checkpointAfter = 64;
+  private checkpointPending: NodeJS.Immediate | undefined;
+  private readonly checkpointTimer: NodeJS.Timeout;
 
   private constructor(
     readonly path: string,
@@ -113,6 +132,9 @@ export class SqliteStore implements Store {
     }
     this.db.pragma("journal_mode = WAL");
     this.db.pragma(`synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"}`);
+    // Checkpoints are this object's: bounded, after the write's caller has its answer (scheduleCheckpoint).
+    this.db.pragma("wal_autocheckpoint = 0");
+    this.db.pragma(`journal_size_limit = ${walSizeLimitBytes}`);
     this.db.exec(schema);
     this.db.pragma(`user_version = ${schemaVersion}`);
     const db = this.db;
@@ -129,9 +151,10 @@ export class SqliteStore implements Store {
         "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
       ),
       compact: db.prepare(
-        `DELETE FROM kv WHERE id <= @revision AND (deleted = 1 OR EXISTS (
+        `DELETE FROM kv WHERE id > @from AND id <= @to AND (deleted = 1 OR EXISTS (
            SELECT 1 FROM kv AS newer WHERE newer.name = kv.name AND newer.id > kv.id AND newer.id <= @revision))`,
       ),
+      oldestId: db.prepare<[], { id: number | null }>("SELECT MIN(id) AS id FROM kv"),
     };
     this.compacted = this.sql.getMeta.get("compact_revision")?.value ?? 0;
     // A compaction may have removed the newest row (a delete), so the compact revision bounds it too.
@@ -143,6 +166,10 @@ export class SqliteStore implements Store {
       },
       options,
     );
+    this.checkpointTimer = setInterval(() => {
+      if (this.uncheckpointed > 0) this.checkpoint();
+    }, idleCheckpointMs);
+    this.checkpointTimer.unref();
   }
 
   /** Opens (creating if needed) the database at `path`; the revision counter resumes where it stopped. */
@@ -248,15 +275,24 @@ export class SqliteStore implements Store {
     return this.hub.watch(prefix, fromRevision, this.revision, signal);
   }
 
+  /**
+   * Reads below `revision` are refused from the start; the rows they needed are then deleted in steps of
+   * ascending ids, each its own transaction, with other work running between steps. Going up by id, a key's
+   * older rows go before the newer ones that supersede them, so every read at or above `revision` sees the same
+   * state throughout (and after a crash midway, whose leftovers the next compaction removes).
+   */
   async compact(revision: number): Promise<void> {
     this.assertOpen();
     if (revision > this.revision) throw new FutureRevisionError(revision, this.revision);
     if (revision <= this.compacted) throw new CompactedError(this.compacted, revision);
-    this.db.transaction(() => {
-      this.sql.compact.run({ revision });
-      this.sql.setMeta.run("compact_revision", revision);
-    })();
+    this.sql.setMeta.run("compact_revision", revision);
     this.compacted = revision;
+    for (let from = (this.sql.oldestId.get()?.id ?? revision) - 1; from < revision; from += compactionStepRows) {
+      if (this.closed) return;
+      this.sql.compact.run({ from, to: Math.min(from + compactionStepRows, revision), revision });
+      this.noteCommit();
+      await nextTurn();
+    }
   }
 
   async probe(): Promise<void> {
@@ -268,7 +304,10 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.checkpointTimer);
+    if (this.checkpointPending !== undefined) clearImmediate(this.checkpointPending);
     this.hub.closeAll();
+    // Closing checkpoints the whole WAL into the database and removes it.
     this.db.close();
   }
 
@@ -307,7 +346,33 @@ export class SqliteStore implements Store {
     this.revision = row.id;
     const event = eventOf(row);
     this.hub.publish(event);
+    this.noteCommit();
     return event;
+  }
+
+  /** Counts a commit; enough of them schedule a checkpoint for after the current work. */
+  private noteCommit(): void {
+    this.uncheckpointed++;
+    if (this.uncheckpointed < this.checkpointAfter || this.checkpointPending !== undefined) return;
+    this.checkpointPending = setImmediate(() => {
+      this.checkpointPending = undefined;
+      this.checkpoint();
+    });
+  }
+
+  /**
+   * Copies the WAL into the database (PASSIVE: nothing waits, as this connection is the only one) and fsyncs it
+   * with synchronous=NORMAL; sizes the next one from the frames this one found.
+   */
+  private checkpoint(): void {
+    if (this.closed) return;
+    const commits = this.uncheckpointed;
+    this.uncheckpointed = 0;
+    const [result] = this.db.pragma("wal_checkpoint(PASSIVE)") as { log: number }[];
+    const frames = result?.log ?? 0;
+    if (commits > 0 && frames > 0) {
+      this.checkpointAfter = Math.max(8, Math.round((checkpointFrames * commits) / frames));
+    }
   }
 
   private assertOpen(): void {

@@ -26,8 +26,11 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
+/** A string map's entries; a JSON null value reads as "", as Go decodes null into a string. */
 function stringEntries(value: unknown): [string, string][] {
-  return Object.entries(asObject(value) ?? {}).filter((e): e is [string, string] => typeof e[1] === "string");
+  return Object.entries(asObject(value) ?? {})
+    .map(([k, v]): [string, unknown] => [k, v === null ? "" : v])
+    .filter((e): e is [string, string] => typeof e[1] === "string");
 }
 
 /**

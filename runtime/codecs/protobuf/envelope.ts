@@ -34,6 +34,11 @@ const emptyContentFields = Buffer.from([0x1a, 0x00, 0x22, 0x00]);
 
 /** A whole protobuf body: prefix, typeMeta, and `raw` given in parts (a list's items need no joining first). */
 export function writeEnvelope(apiVersion: string, kind: string, raw: readonly Uint8Array[]): Buffer {
+  return Buffer.concat(envelopePieces(apiVersion, kind, raw));
+}
+
+/** `writeEnvelope`'s body as the pieces it joins, for a body written out piece by piece. */
+export function envelopePieces(apiVersion: string, kind: string, raw: readonly Uint8Array[]): Uint8Array[] {
   const w = new WireWriter(64 + apiVersion.length + kind.length);
   w.raw(protobufPrefix);
   w.tag(1, wireTypes.bytes);
@@ -45,7 +50,7 @@ export function writeEnvelope(apiVersion: string, kind: string, raw: readonly Ui
   w.end(start);
   w.tag(2, wireTypes.bytes);
   w.uint(raw.reduce((n, part) => n + part.length, 0));
-  return Buffer.concat([w.finish(), ...raw, emptyContentFields]);
+  return [w.finish(), ...raw, emptyContentFields];
 }
 
 /** The `raw` bytes of a body `writeEnvelope` wrote, as a view into it. */

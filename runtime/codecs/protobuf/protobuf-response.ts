@@ -5,7 +5,7 @@
 // meta.k8s.io/v1 WatchEvent message (no prefix, no envelope) whose object holds the object's whole body.
 import { internal } from "../../errors/status-error.js";
 import { encodeMessage } from "./encode-message.js";
-import { writeEnvelope } from "./envelope.js";
+import { envelopePieces, writeEnvelope } from "./envelope.js";
 import type { MessagePlan } from "./json-plan.js";
 import { groupVersion, objectPlan } from "./kind-messages.js";
 import { wireTypes } from "./wire-reader.js";
@@ -48,18 +48,31 @@ function fieldHeader(field: number, length: number): Buffer {
   return w.finish();
 }
 
-/** A list body from its metadata and its items' messages (the `raw` of each item's own body). */
+/**
+ * A list body from its metadata and its items' messages (the `raw` of each item's own body), as the pieces
+ * that make it up in order: a long list is written out piece by piece, never joined.
+ */
+export function protobufListPieces(
+  apiVersion: string,
+  listKind: string,
+  metadata: Record<string, unknown>,
+  items: readonly Uint8Array[],
+): Uint8Array[] {
+  const plan = planFor(apiVersion, listKind);
+  const itemsField = [...plan.fields].find(([, f]) => f.shape === "list" && f.key === "items")?.[0] ?? 2;
+  const parts: Uint8Array[] = [encodeMessage(plan, { metadata })];
+  for (const item of items) parts.push(fieldHeader(itemsField, item.length), item);
+  return envelopePieces(apiVersion, listKind, parts);
+}
+
+/** A list body from its metadata and its items' messages, joined. */
 export function encodeProtobufList(
   apiVersion: string,
   listKind: string,
   metadata: Record<string, unknown>,
   items: readonly Uint8Array[],
 ): Buffer {
-  const plan = planFor(apiVersion, listKind);
-  const itemsField = [...plan.fields].find(([, f]) => f.shape === "list" && f.key === "items")?.[0] ?? 2;
-  const parts: Uint8Array[] = [encodeMessage(plan, { metadata })];
-  for (const item of items) parts.push(fieldHeader(itemsField, item.length), item);
-  return writeEnvelope(apiVersion, listKind, parts);
+  return Buffer.concat(protobufListPieces(apiVersion, listKind, metadata, items));
 }
 
 /** WatchEvent's fields (type 1, object 2) and RawExtension's (raw 1), fixed in meta.k8s.io/v1 and runtime. */

@@ -18,7 +18,11 @@ export class ClientDisconnected extends Error {
 }
 
 function hasBody(req: IncomingMessage): boolean {
-  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+  const length = req.headers["content-length"];
+  // An HTTP/2 request may send DATA frames with no length: it has a body unless its HEADERS ended the stream.
+  const stream = (req as { stream?: { endAfterHeaders?: boolean } }).stream;
+  if (length === undefined && stream?.endAfterHeaders === false) return true;
+  return req.headers["transfer-encoding"] !== undefined || Number(length ?? 0) > 0;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -28,6 +28,13 @@ const kapiChecks = new Set([
   "poststarthook/rbac/bootstrap-roles",
   "poststarthook/scheduling/bootstrap-system-priority-classes",
   "poststarthook/priority-and-fairness-config-producer",
+  "poststarthook/start-apiserver-admission-initializer",
+  "poststarthook/start-cluster-authentication-info-controller",
+  "poststarthook/storage-readiness",
+  "poststarthook/start-kube-aggregator-informers",
+  "poststarthook/apiservice-status-local-available-controller",
+  "poststarthook/kube-apiserver-autoregistration",
+  "autoregister-completion",
 ]);
 
 const checkNames = (body: string): string[] => body.match(/(?<=^\[[+-]\])\S+/gm) ?? [];

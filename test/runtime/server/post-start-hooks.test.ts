@@ -63,6 +63,37 @@ describe("post-start hooks", () => {
     expect(() => hooks.register("crd-informer-synced", Promise.resolve())).toThrow("registered twice");
   });
 
+  it("lists kube's boot-sequence checks that are not hooks where kube lists them, and runs them as they are", async () => {
+    const hooks = new PostStartHooks(() => {});
+    let missing = true;
+    hooks.addCheck(
+      {
+        name: "autoregister-completion",
+        check() {
+          if (missing) throw new Error("missing APIService: [v1.]");
+        },
+      },
+      Promise.resolve(),
+    );
+    hooks.register("apiservice-openapi-controller", Promise.resolve());
+    hooks.register("kube-apiserver-autoregistration", Promise.resolve());
+    await hooks.settled();
+    expect(hooks.checks().map((c) => c.name)).toEqual([
+      "poststarthook/kube-apiserver-autoregistration",
+      "autoregister-completion",
+      "poststarthook/apiservice-openapi-controller",
+    ]);
+    expect(await runOneCheck(hooks.checks()[1])).toEqual({
+      code: 500,
+      body: "internal server error: missing APIService: [v1.]\n",
+    });
+    missing = false;
+    expect(await runOneCheck(hooks.checks()[1])).toEqual({ code: 200, body: "ok" });
+    expect(() => hooks.addCheck({ name: "my-check", check() {} }, Promise.resolve())).toThrow(
+      "my-check is not a kube-apiserver boot-sequence check",
+    );
+  });
+
   it("puts the hooks after the endpoint's checks and shutdown last on /readyz", () => {
     const hooks = new PostStartHooks(() => {});
     hooks.register("crd-informer-synced", Promise.resolve());

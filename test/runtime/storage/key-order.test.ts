@@ -18,4 +18,21 @@ describe("prefixEnd", () => {
     expect(prefixEnd("")).toBeUndefined();
     expect(prefixEnd("\u{10FFFF}")).toBeUndefined();
   });
+
+  it("treats a surrogate pair as one code point and a lone surrogate as its own", () => {
+    expect(prefixEnd("a\u{1F600}")).toBe("a\u{1F601}");
+    expect(prefixEnd("a\u{FFFF}")).toBe("a\u{10000}");
+    expect(prefixEnd("a\u{1F600}\u{10FFFF}")).toBe("a\u{1F601}");
+    expect(prefixEnd("a\uDBFF")).toBe("a\uDC00");
+    expect(prefixEnd("a\uDC00")).toBe("a\uDC01");
+    expect(prefixEnd("\uDC00\uD800")).toBe("\uDC00\uD801");
+  });
+
+  it("is the smallest key after every key with the prefix, in UTF-8 byte order", () => {
+    const prefix = "/registry/a\u{1F600}/";
+    const end = prefixEnd(prefix) as string;
+    for (const key of [prefix, `${prefix}z`, `${prefix}\u{10FFFF}\u{10FFFF}`])
+      expect(compareKeys(key, end)).toBeLessThan(0);
+    expect(end.startsWith(prefix)).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -35,6 +35,24 @@ describe("SqliteStore", () => {
       expect(db.pragma("synchronous", { simple: true })).toBe(level);
       await store.close();
     }
+  });
+
+  it("checkpoints the WAL itself in small steps after writes, not SQLite's 1000 pages at a commit", async () => {
+    const path = newPath();
+    const store = SqliteStore.open(path);
+    const db = (store as unknown as { db: Database.Database }).db;
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+    const value = new Uint8Array(1000).fill(120);
+    for (let i = 0; i < 3000; i++) {
+      await store.create(`/registry/things/ns/t-${i}`, value);
+      if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
+    }
+    // SQLite's own checkpoints would let the WAL reach 1000 pages (4 MiB) before copying it back.
+    expect(statSync(`${path}-wal`).size).toBeLessThan(3 * 1024 * 1024);
+    await store.close();
+    const reopened = SqliteStore.open(path);
+    expect((await reopened.list("/registry/things/")).count).toBe(3000);
+    await reopened.close();
   });
 
   it("keeps one row per live key below the compact revision", async () => {
