@@ -2,6 +2,8 @@
 // store server that owns the real Store, so writes from every RemoteStore are serialised by that one store
 // and revisions keep its order. Watches stream the owner's events in revision order; the consumer asks for
 // them ahead by a window, so a slow one holds at most that many here (docs/workers.md).
+
+import { stopOnAbort } from "./abort-listener.js";
 import { StoreClosedError } from "./storage-errors.js";
 import type {
   DeleteOptions,
@@ -40,13 +42,7 @@ class RemoteWatch implements AsyncIterableIterator<WatchEvent> {
   ) {}
 
   stopOn(signal: AbortSignal): void {
-    if (signal.aborted) {
-      this.stop();
-      return;
-    }
-    const onAbort = () => this.stop();
-    signal.addEventListener("abort", onAbort, { once: true });
-    this.unsubscribe = () => signal.removeEventListener("abort", onAbort);
+    this.unsubscribe = stopOnAbort(signal, () => this.stop());
   }
 
   deliver(event: WatchEvent): void {

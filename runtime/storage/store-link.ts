@@ -100,82 +100,83 @@ function isBatch(message: unknown): message is WireBatch {
   return typeof message === "object" && message !== null && (message as { tag?: unknown }).tag === batchTag;
 }
 
+/** What both kinds of link share: the outbox, the listeners and the closed flag around a channel. */
+interface LinkCore {
+  link: StoreLink;
+  /** Hands messages that arrived to the listener, in order. */
+  receive(messages: readonly StoreMessage[]): void;
+  /** The channel is gone: the close listeners run, once. */
+  disconnected(): void;
+}
+
+function linkCore(post: (messages: StoreMessage[]) => void, detach: () => void): LinkCore {
+  let closed = false;
+  const closeListeners: (() => void)[] = [];
+  let messageListener: ((message: StoreMessage) => void) | undefined;
+  const outbox = new Outbox((messages) => {
+    if (!closed) post(messages);
+  });
+  return {
+    receive(messages) {
+      for (const m of messages) messageListener?.(m);
+    },
+    disconnected() {
+      if (closed) return;
+      closed = true;
+      for (const listener of closeListeners) listener();
+    },
+    link: {
+      send(message) {
+        if (!closed) outbox.push(message);
+      },
+      sentBatches: () => outbox.sent,
+      onMessage(listener) {
+        messageListener = listener;
+      },
+      onClose(listener) {
+        closeListeners.push(listener);
+      },
+      close() {
+        outbox.flush();
+        closed = true;
+        detach();
+      },
+    },
+  };
+}
+
 /**
  * A link over a process's IPC channel. The channel should use `serialization: "advanced"`, so values pass
  * as bytes; with JSON serialization Uint8Array values would not survive.
  */
 export function ipcLink(endpoint: IpcEndpoint): StoreLink {
-  let closed = false;
-  const closeListeners: (() => void)[] = [];
-  let messageListener: ((message: StoreMessage) => void) | undefined;
-  const outbox = new Outbox((messages) => {
-    if (closed) return;
-    // A failed send means the other end is gone: `disconnect` follows and ends what waits on it. With the
-    // callback the failure comes here rather than as an 'error' event that would end the process.
-    endpoint.send?.({ tag: batchTag, messages } satisfies WireBatch, () => {});
-  });
   const onMessage = (message: unknown) => {
-    if (!isBatch(message)) return;
-    for (const m of message.messages) messageListener?.(m);
+    if (isBatch(message)) core.receive(message.messages);
   };
-  const onDisconnect = () => {
-    if (closed) return;
-    closed = true;
-    for (const listener of closeListeners) listener();
-  };
-  endpoint.on("message", onMessage);
-  endpoint.on("disconnect", onDisconnect);
-  return {
-    send(message) {
-      if (!closed) outbox.push(message);
+  const onDisconnect = () => core.disconnected();
+  const core = linkCore(
+    (messages) => {
+      // A failed send means the other end is gone: `disconnect` follows and ends what waits on it. With the
+      // callback the failure comes here rather than as an 'error' event that would end the process.
+      endpoint.send?.({ tag: batchTag, messages } satisfies WireBatch, () => {});
     },
-    sentBatches: () => outbox.sent,
-    onMessage(listener) {
-      messageListener = listener;
-    },
-    onClose(listener) {
-      closeListeners.push(listener);
-    },
-    close() {
-      outbox.flush();
-      closed = true;
+    () => {
       endpoint.off("message", onMessage);
       endpoint.off("disconnect", onDisconnect);
     },
-  };
+  );
+  endpoint.on("message", onMessage);
+  endpoint.on("disconnect", onDisconnect);
+  return core.link;
 }
 
 /** A link over a MessagePort (a worker thread, or a MessageChannel in one thread). */
 export function portLink(port: MessagePort): StoreLink {
-  let closed = false;
-  const closeListeners: (() => void)[] = [];
-  let messageListener: ((message: StoreMessage) => void) | undefined;
-  const outbox = new Outbox((messages) => {
-    if (!closed) port.postMessage(messages);
-  });
-  port.on("message", (messages: StoreMessage[]) => {
-    for (const m of messages) messageListener?.(m);
-  });
-  port.on("close", () => {
-    if (closed) return;
-    closed = true;
-    for (const listener of closeListeners) listener();
-  });
-  return {
-    send(message) {
-      if (!closed) outbox.push(message);
-    },
-    sentBatches: () => outbox.sent,
-    onMessage(listener) {
-      messageListener = listener;
-    },
-    onClose(listener) {
-      closeListeners.push(listener);
-    },
-    close() {
-      outbox.flush();
-      closed = true;
-      port.close();
-    },
-  };
+  const core = linkCore(
+    (messages) => port.postMessage(messages),
+    () => port.close(),
+  );
+  port.on("message", (messages: StoreMessage[]) => core.receive(messages));
+  port.on("close", () => core.disconnected());
+  return core.link;
 }

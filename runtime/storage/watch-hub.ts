@@ -3,6 +3,8 @@
 // around it one after the other, so the switch from history to live has neither gap nor duplicate.
 // A consumer that lets too many live events pile up drops them and pages through history again, as
 // etcd's unsynced watchers do, so a slow consumer costs bounded memory.
+
+import { stopOnAbort } from "./abort-listener.js";
 import { CompactedError } from "./storage-errors.js";
 import type { WatchEvent } from "./store.js";
 
@@ -95,13 +97,7 @@ export class Watcher implements AsyncIterableIterator<WatchEvent> {
   }
 
   stopOn(signal: AbortSignal): void {
-    if (signal.aborted) {
-      this.stop();
-      return;
-    }
-    const onAbort = () => this.stop();
-    signal.addEventListener("abort", onAbort, { once: true });
-    this.unsubscribe = () => signal.removeEventListener("abort", onAbort);
+    this.unsubscribe = stopOnAbort(signal, () => this.stop());
   }
 
   offer(event: WatchEvent): void {
