@@ -491,7 +491,6 @@ export const noEffect: Readonly<Record<string, string>> = {
   "encryption-provider-config-automatic-reload": "kapi does not encrypt stored objects",
   "etcd-cafile": etcd,
   "etcd-certfile": etcd,
-  "etcd-compaction-interval": etcd,
   "etcd-count-metric-poll-period": etcd,
   "etcd-db-metric-poll-interval": etcd,
   "etcd-healthcheck-timeout": etcd,

@@ -50,6 +50,7 @@ const stringFlags = [
   "min-request-timeout",
   "shutdown-delay-duration",
   "livez-grace-period",
+  "etcd-compaction-interval",
   "admission-control-config-file",
   "egress-selector-config-file",
   "tracing-config-file",
@@ -148,6 +149,8 @@ function requestLimits(v: Values): ServeOptions["limits"] {
   if (retryAfter !== undefined) limits.shutdownSendRetryAfter = retryAfter;
   const livezGrace = durationMs("livez-grace-period", v["livez-grace-period"]);
   if (livezGrace !== undefined) limits.livezGracePeriodMs = livezGrace;
+  const compaction = durationMs("etcd-compaction-interval", v["etcd-compaction-interval"]);
+  if (compaction !== undefined) limits.compactionIntervalMs = compaction;
   const priorityAndFairness = bool("enable-priority-and-fairness", v["enable-priority-and-fairness"]);
   if (priorityAndFairness !== undefined) limits.enablePriorityAndFairness = priorityAndFairness;
   return Object.keys(limits).length === 0 ? undefined : limits;

@@ -55,6 +55,7 @@ export interface ServeOptions {
     | "shutdownDelayMs"
     | "enablePriorityAndFairness"
     | "livezGracePeriodMs"
+    | "compactionIntervalMs"
     | "shutdownSendRetryAfter"
   >;
   /** `--service-cluster-ip-range`, `--service-node-port-range`, `--advertise-address` (docs/services.md). */

@@ -51,6 +51,7 @@ import { serviceNetworkConfig } from "../service-network/service-network-config.
 import { MemoryStore } from "../storage/memory-store.js";
 import { SqliteStore } from "../storage/sqlite-store.js";
 import type { Store } from "../storage/store.js";
+import { defaultCompactionIntervalMs, StoreCompactor } from "../storage/store-compactor.js";
 import { podCapabilitiesKey } from "../strategies/pod-spec-validation.js";
 import type { ServerState } from "./context.js";
 import { type HealthCheck, LogCheck, ping, shutdownCheck, storeCheck } from "./endpoints/health.js";
@@ -136,6 +137,11 @@ export interface StartServerOptions {
   goawayChance?: number;
   /** The store objects live in; default a new in-memory store. The server closes it on close(). */
   store?: Store;
+  /**
+   * `--etcd-compaction-interval`: how often the store's history is compacted, to the revision of the previous
+   * compaction tick (docs/storage.md); default 5 minutes, 0 never. A follower leaves it to the store's owner.
+   */
+  compactionIntervalMs?: number;
   /** How long watch history stays servable; default 5 minutes. */
   watchHistoryWindowMs?: number;
   /**
@@ -320,6 +326,12 @@ export async function startServer(
   const requests = new RequestWaitGroup();
   const requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
   const store = options.store ?? new MemoryStore();
+  const compactor =
+    options.follower === true
+      ? undefined
+      : new StoreCompactor(store, options.compactionIntervalMs ?? defaultCompactionIntervalMs, (error) =>
+          log("storage compaction failed", error),
+        );
   const logCheck = new LogCheck(process.stderr);
   const livez: HealthCheck[] = [ping, logCheck, storeCheck("etcd", store)];
   const postStartHooks = new PostStartHooks(log);
@@ -575,6 +587,7 @@ export async function startServer(
     await accessControl.close();
     await serverAudit?.backend.shutdown();
     resources.close();
+    await compactor?.stop();
     await store.close();
   };
   let closed: Promise<void> | undefined;
