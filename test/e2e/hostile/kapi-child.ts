@@ -39,6 +39,9 @@ export class KapiChild {
     const child = spawn(
       process.execPath,
       [
+        // The fuzz bounds what the server keeps; without a cap, V8 on a busy machine lets garbage pile up
+        // past the bound before collecting it. A server that truly keeps more dies, which the fuzz reports.
+        "--max-old-space-size=640",
         "--import",
         "tsx",
         join(root, "runtime/cli/main.ts"),
