@@ -12,10 +12,11 @@ import { CertificatePool } from "../authn/certificate-pool.js";
 import type { RequestHeaderOptions } from "../authn/request-header.js";
 import type { KubeObject } from "../object/kube-object.js";
 import type { ResourceApi } from "../resources/resource-api.js";
-import { statusCode, statusReason } from "./api-errors.js";
+import { statusCode } from "./api-errors.js";
 import type { ControllerContext } from "./controller-context.js";
 import { configMaps, namespaces } from "./core-kinds.js";
 import { followObjects } from "./follow-objects.js";
+import { createNamespaceIfMissing } from "./system-namespaces.js";
 import { retryLater, WorkQueue } from "./work-queue.js";
 
 const namespace = "kube-system";
@@ -224,13 +225,6 @@ export class ClusterAuthenticationTrust {
     } catch (error) {
       if (statusCode(error) !== 404) throw error;
     }
-    try {
-      await this.api.create(
-        { kind: namespaces },
-        { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } },
-      );
-    } catch (error) {
-      if (statusReason(error) !== "AlreadyExists") throw error;
-    }
+    await createNamespaceIfMissing(this.api, namespace);
   }
 }

@@ -10,7 +10,7 @@ import { WorkQueue } from "./work-queue.js";
 
 export const systemNamespaces: readonly string[] = ["default", "kube-system", "kube-public", "kube-node-lease"];
 
-async function createNamespaceIfMissing(api: ResourceApi, name: string): Promise<void> {
+export async function createNamespaceIfMissing(api: ResourceApi, name: string): Promise<void> {
   try {
     await api.create(
       { kind: namespaces },
